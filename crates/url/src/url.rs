@@ -1,0 +1,431 @@
+//! [`Url`]: one buffer holding the serialized URL, plus `u32` offsets of its
+//! components (the url_aggregator idea of Ada).
+//!
+//! Layout of the buffer, with the offsets that delimit each part:
+//!
+//! ```text
+//! https://user:pass@example.com:8080/path/x?query#frag
+//!      |  |   |    |          |    |      |      |
+//!      |  |   |    host_start |    |      |      fragment_start ('#')
+//!      |  |   username_end    |    |      query_start ('?')
+//!      |  |   (':' or '@')    |    path_start
+//!      |  scheme_end + 3      host_end (':' of the port, or path_start)
+//!      scheme_end (':')
+//! ```
+//!
+//! Invariants (relied on by every getter, kept by [`Record::to_url`] and the
+//! fast paths):
+//! - the buffer is the URL serializer's output for the record it came from;
+//! - `scheme_end < username_end <= host_start <= host_end <= path_start`,
+//!   `path_start <= query_start < fragment_start` when present; absent
+//!   query/fragment are [`NONE`];
+//! - with a null host, `username_end == host_start == host_end ==
+//!   scheme_end + 1`, and `path_start` is after the `"/."` guard if there is one;
+//! - with a host, the buffer has `//` after the scheme; credentials exist iff
+//!   `host_start > scheme_end + 3`; the password is present iff the byte at
+//!   `username_end` is `:`;
+//! - a port is present iff `host_end < path_start` (with a host).
+
+use crate::error::ParseError;
+use crate::host::HostKind;
+use crate::origin::Origin;
+use crate::parser::{self, ParseOptions};
+use crate::record::Record;
+use crate::scheme::SchemeType;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+
+/// Offset value meaning "this component is absent".
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A parsed URL (a URL record of the WHATWG URL Standard).
+///
+/// ```
+/// use spinneret_url::Url;
+/// let url = Url::parse("HTTPS://User@Example.COM:443/a/./b/../c?q#f").unwrap();
+/// assert_eq!(url.href(), "https://User@example.com/a/c?q#f");
+/// assert_eq!(url.hostname(), "example.com");
+/// assert_eq!(url.pathname(), "/a/c");
+/// let link = Url::parse_with_base("../d?x=1", &url).unwrap();
+/// assert_eq!(link.href(), "https://User@example.com/d?x=1");
+/// ```
+#[derive(Clone)]
+pub struct Url {
+    serialization: Box<str>,
+    scheme_end: u32,
+    username_end: u32,
+    host_start: u32,
+    host_end: u32,
+    path_start: u32,
+    query_start: u32,
+    fragment_start: u32,
+    scheme_type: SchemeType,
+    host_kind: HostKind,
+}
+
+impl Url {
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn from_parts(
+        serialization: String,
+        scheme_end: u32,
+        username_end: u32,
+        host_start: u32,
+        host_end: u32,
+        path_start: u32,
+        query_start: u32,
+        fragment_start: u32,
+        scheme_type: SchemeType,
+        host_kind: HostKind,
+    ) -> Url {
+        Url {
+            serialization: serialization.into_boxed_str(),
+            scheme_end,
+            username_end,
+            host_start,
+            host_end,
+            path_start,
+            query_start,
+            fragment_start,
+            scheme_type,
+            host_kind,
+        }
+    }
+
+    /// Parses an absolute URL string (the URL parser without a base).
+    pub fn parse(input: &str) -> Result<Url, ParseError> {
+        parser::parse(input, None, None, &mut crate::report::Reporter::off())
+    }
+
+    /// Parses `input` against an already-parsed base URL — the crawler's
+    /// case of many links resolved against one page URL.
+    pub fn parse_with_base(input: &str, base: &Url) -> Result<Url, ParseError> {
+        parser::parse(input, Some(base), None, &mut crate::report::Reporter::off())
+    }
+
+    /// Options for parsing: base, document encoding, error reporting.
+    pub fn options<'a>() -> ParseOptions<'a> {
+        ParseOptions::default()
+    }
+
+    /// Whether `input` parses (against `base`, itself parsed first), like
+    /// the standard's `URL.canParse`.
+    pub fn can_parse(input: &str, base: Option<&str>) -> bool {
+        match base {
+            Some(b) => match Url::parse(b) {
+                Ok(base) => Url::parse_with_base(input, &base).is_ok(),
+                Err(_) => false,
+            },
+            None => Url::parse(input).is_ok(),
+        }
+    }
+
+    #[inline]
+    fn slice(&self, start: u32, end: u32) -> &str {
+        &self.serialization[start as usize..end as usize]
+    }
+
+    #[inline]
+    fn len(&self) -> u32 {
+        self.serialization.len() as u32
+    }
+
+    /// The end of the path (start of query, fragment or the buffer end).
+    #[inline]
+    fn path_end(&self) -> u32 {
+        if self.query_start != NONE {
+            self.query_start
+        } else if self.fragment_start != NONE {
+            self.fragment_start
+        } else {
+            self.len()
+        }
+    }
+
+    /// The serialization (`href`).
+    #[inline]
+    pub fn href(&self) -> &str {
+        &self.serialization
+    }
+
+    /// The serialization; same as [`Url::href`].
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.serialization
+    }
+
+    /// The serialization without the fragment (the serializer's *exclude
+    /// fragment*).
+    pub fn href_without_fragment(&self) -> &str {
+        let end = if self.fragment_start != NONE {
+            self.fragment_start
+        } else {
+            self.len()
+        };
+        self.slice(0, end)
+    }
+
+    /// The scheme, without `:`.
+    #[inline]
+    pub fn scheme(&self) -> &str {
+        self.slice(0, self.scheme_end)
+    }
+
+    /// The scheme class (special schemes get their own variant).
+    #[inline]
+    pub fn scheme_type(&self) -> SchemeType {
+        self.scheme_type
+    }
+
+    /// Whether the scheme is special.
+    #[inline]
+    pub fn is_special(&self) -> bool {
+        self.scheme_type.is_special()
+    }
+
+    /// The scheme followed by `:` (the `protocol` getter).
+    #[inline]
+    pub fn protocol(&self) -> &str {
+        self.slice(0, self.scheme_end + 1)
+    }
+
+    /// Whether the host is non-null.
+    #[inline]
+    pub fn has_host(&self) -> bool {
+        self.host_kind != HostKind::None
+    }
+
+    /// The kind of host.
+    #[inline]
+    pub fn host_kind(&self) -> HostKind {
+        self.host_kind
+    }
+
+    /// The username, percent-encoded as stored.
+    pub fn username(&self) -> &str {
+        if self.host_start > self.scheme_end + 3 {
+            self.slice(self.scheme_end + 3, self.username_end)
+        } else {
+            ""
+        }
+    }
+
+    /// The password, percent-encoded as stored.
+    pub fn password(&self) -> &str {
+        if self.host_start > self.scheme_end + 3
+            && self.serialization.as_bytes()[self.username_end as usize] == b':'
+        {
+            self.slice(self.username_end + 1, self.host_start - 1)
+        } else {
+            ""
+        }
+    }
+
+    /// Whether the URL includes credentials.
+    pub fn has_credentials(&self) -> bool {
+        self.host_start > self.scheme_end + 3
+    }
+
+    /// The serialized host, with `:port` if there is a port (the `host` getter).
+    pub fn host(&self) -> &str {
+        if self.has_host() {
+            self.slice(self.host_start, self.path_start)
+        } else {
+            ""
+        }
+    }
+
+    /// The serialized host (the `hostname` getter); empty for a null host.
+    #[inline]
+    pub fn hostname(&self) -> &str {
+        self.slice(self.host_start, self.host_end)
+    }
+
+    /// The port as written (the `port` getter); empty when null.
+    pub fn port(&self) -> &str {
+        if self.has_host() && self.host_end < self.path_start {
+            self.slice(self.host_end + 1, self.path_start)
+        } else {
+            ""
+        }
+    }
+
+    /// The port number, when non-null (never the scheme's default).
+    pub fn port_number(&self) -> Option<u16> {
+        let p = self.port();
+        if p.is_empty() {
+            None
+        } else {
+            // Invariant: a stored port is the decimal serialization of a u16.
+            p.parse().ok()
+        }
+    }
+
+    /// The port, or the special scheme's default port.
+    pub fn port_or_known_default(&self) -> Option<u16> {
+        self.port_number().or(self.scheme_type.default_port())
+    }
+
+    /// Whether the path is opaque (a string rather than a list of segments,
+    /// as in `mailto:x@y`).
+    #[inline]
+    pub fn has_opaque_path(&self) -> bool {
+        !self.has_host()
+            && self.serialization.as_bytes().get(self.path_start as usize) != Some(&b'/')
+    }
+
+    /// The path serialization (the `pathname` getter).
+    #[inline]
+    pub fn pathname(&self) -> &str {
+        self.slice(self.path_start, self.path_end())
+    }
+
+    /// The path segments of a list path (`None` for an opaque path).
+    pub fn path_segments(&self) -> Option<std::str::Split<'_, char>> {
+        if self.has_opaque_path() {
+            None
+        } else {
+            Some(self.pathname()[1..].split('/'))
+        }
+    }
+
+    /// The query without `?`; `None` when null (which differs from empty).
+    pub fn query(&self) -> Option<&str> {
+        if self.query_start == NONE {
+            return None;
+        }
+        let end = if self.fragment_start != NONE {
+            self.fragment_start
+        } else {
+            self.len()
+        };
+        Some(self.slice(self.query_start + 1, end))
+    }
+
+    /// The fragment without `#`; `None` when null.
+    pub fn fragment(&self) -> Option<&str> {
+        if self.fragment_start == NONE {
+            None
+        } else {
+            Some(self.slice(self.fragment_start + 1, self.len()))
+        }
+    }
+
+    /// `?` + query, or empty when the query is null or empty (the `search`
+    /// getter).
+    pub fn search(&self) -> &str {
+        match self.query() {
+            Some(q) if !q.is_empty() => {
+                self.slice(self.query_start, self.query_start + 1 + q.len() as u32)
+            }
+            _ => "",
+        }
+    }
+
+    /// `#` + fragment, or empty when the fragment is null or empty (the
+    /// `hash` getter).
+    pub fn hash(&self) -> &str {
+        match self.fragment() {
+            Some(f) if !f.is_empty() => self.slice(self.fragment_start, self.len()),
+            _ => "",
+        }
+    }
+
+    /// The URL's origin.
+    pub fn origin(&self) -> Origin {
+        Origin::of(self)
+    }
+
+    /// The components as offsets, for tests and debugging.
+    #[doc(hidden)]
+    pub fn offsets(&self) -> [u32; 7] {
+        [
+            self.scheme_end,
+            self.username_end,
+            self.host_start,
+            self.host_end,
+            self.path_start,
+            self.query_start,
+            self.fragment_start,
+        ]
+    }
+
+    pub(crate) fn to_record(&self) -> Record {
+        Record::from_url(self)
+    }
+
+    pub(crate) fn replace_with(&mut self, record: &Record) {
+        *self = record.to_url();
+    }
+}
+
+impl fmt::Display for Url {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.serialization)
+    }
+}
+
+impl fmt::Debug for Url {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Url").field(&&*self.serialization).finish()
+    }
+}
+
+impl FromStr for Url {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Url, ParseError> {
+        Url::parse(s)
+    }
+}
+
+impl AsRef<str> for Url {
+    fn as_ref(&self) -> &str {
+        &self.serialization
+    }
+}
+
+/// Two URLs are equal when their serializations are (URL equivalence with
+/// fragments included).
+impl PartialEq for Url {
+    fn eq(&self, other: &Url) -> bool {
+        self.serialization == other.serialization
+    }
+}
+
+impl Eq for Url {}
+
+impl Hash for Url {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.serialization.hash(state)
+    }
+}
+
+impl PartialOrd for Url {
+    fn partial_cmp(&self, other: &Url) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Ordered by serialization.
+impl Ord for Url {
+    fn cmp(&self, other: &Url) -> Ordering {
+        self.serialization.cmp(&other.serialization)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Url {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.href())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Url {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Url, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Url::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
