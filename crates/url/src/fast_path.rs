@@ -1,11 +1,476 @@
-//! Fast paths (placeholder while the general parser is brought up).
-use crate::percent_encoding::QueryEncoder;
-use crate::url::Url;
+//! Fast paths: inputs whose parse result can be written directly, found by
+//! table-driven scans; everything else goes to the state machine.
+//!
+//! Each path accepts an input only when it can prove the state machine would
+//! produce exactly the text it writes, with no validation error:
+//!
+//! - **absolute**: `scheme://host[:port]path?query#fragment` with a
+//!   lower-case special scheme other than `file`, no credentials, a host of
+//!   lower-case ASCII domain characters whose last label does not start with
+//!   a digit (so it cannot *end in a number*), a port without leading zeros
+//!   that is not the default, and path, query and fragment made only of bytes
+//!   their encode sets leave alone, with no dot segments. The output is the
+//!   input (plus a `/` when the path is empty): one allocation and a copy.
+//! - **scheme-relative** `//host…`, **path-absolute** `/a/b`, **path-relative**
+//!   `a/b`, **query-only** `?q` and **fragment-only** `#f` against a base with
+//!   a special, non-`file` scheme and a host: the output is a prefix of the
+//!   base followed by the input, under the same byte conditions.
+//!
+//! Anything else — upper case, percent-encoded hosts, `\`, tabs, spaces,
+//! non-ASCII, dot segments, IPv4/IPv6 hosts, credentials — returns `None`.
+//! The conditions are deliberately conservative: a false `None` costs time,
+//! a false accept would be a wrong URL. `tests/fast_path.rs` compares both
+//! paths over the whole corpus.
 
-pub(crate) fn try_parse(
-    _input: &str,
-    _base: Option<&Url>,
-    _encoder: Option<&dyn QueryEncoder>,
-) -> Option<Url> {
-    None
+use crate::host::HostKind;
+use crate::percent_encoding::{FRAGMENT, PATH, SPECIAL_QUERY};
+use crate::scheme::SchemeType;
+use crate::url::{NONE, Url};
+
+const HOST_OK: u8 = 1;
+const PATH_OK: u8 = 2;
+const QUERY_OK: u8 = 4;
+const FRAGMENT_OK: u8 = 8;
+const SCHEME_OK: u8 = 16;
+
+/// Per-byte classes. Bytes ≥ 0x80 belong to none.
+static CLASS: [u8; 256] = build_classes();
+
+const fn build_classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut b = 0usize;
+    while b < 128 {
+        let c = b as u8;
+        let mut f = 0;
+        // Host bytes copied unchanged by the ASCII domain path: not
+        // forbidden, not upper case, and not '%' (which would be decoded).
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.' || c == b'_' {
+            f |= HOST_OK;
+        }
+        if !PATH.contains(c) && c != b'/' && c != b'\\' {
+            f |= PATH_OK;
+        }
+        if !SPECIAL_QUERY.contains(c) {
+            f |= QUERY_OK;
+        }
+        if !FRAGMENT.contains(c) {
+            f |= FRAGMENT_OK;
+        }
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'+' || c == b'-' || c == b'.' {
+            f |= SCHEME_OK;
+        }
+        t[b] = f;
+        b += 1;
+    }
+    t
+}
+
+#[inline(always)]
+fn class(b: u8) -> u8 {
+    CLASS[b as usize]
+}
+
+/// Positions (in the scanned text) of the path end, `?` and `#`.
+#[derive(Clone, Copy)]
+struct Tail {
+    query: u32,
+    fragment: u32,
+}
+
+/// Whether the segment starting at `i` is `.`/`..` in any spelling
+/// (conservatively: any segment starting `.` or `%2e` that is short enough).
+#[inline]
+fn is_dot_segment_at(b: &[u8], i: usize) -> bool {
+    let mut j = i;
+    let mut dots = 0;
+    while j < b.len() && dots <= 2 {
+        match b[j] {
+            b'.' => j += 1,
+            b'%' if b.len() >= j + 3 && b[j + 1] == b'2' && (b[j + 2] | 0x20) == b'e' => j += 3,
+            b'/' | b'?' | b'#' | b'\\' => break,
+            _ => return false,
+        }
+        dots += 1;
+    }
+    (j == b.len() || matches!(b[j], b'/' | b'?' | b'#' | b'\\')) && (1..=2).contains(&dots)
+}
+
+/// Scans path segments from segment start `i`, then query and fragment.
+/// Returns the offsets of `?` and `#` (or NONE), or `None` if a byte needs
+/// the state machine.
+#[inline]
+fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
+    let n = b.len();
+    // Path: segments of PATH_OK bytes separated by '/'.
+    loop {
+        if i < n && (b[i] == b'.' || b[i] == b'%') && is_dot_segment_at(b, i) {
+            return None;
+        }
+        while i < n && class(b[i]) & PATH_OK != 0 {
+            i += 1;
+        }
+        if i == n {
+            return Some(Tail {
+                query: NONE,
+                fragment: NONE,
+            });
+        }
+        match b[i] {
+            b'/' => i += 1,
+            b'?' | b'#' => break,
+            _ => return None,
+        }
+    }
+    let mut tail = Tail {
+        query: NONE,
+        fragment: NONE,
+    };
+    if b[i] == b'?' {
+        tail.query = (base_offset + i) as u32;
+        i += 1;
+        while i < n && class(b[i]) & QUERY_OK != 0 {
+            i += 1;
+        }
+        if i == n {
+            return Some(tail);
+        }
+        if b[i] != b'#' {
+            return None;
+        }
+    }
+    tail.fragment = (base_offset + i) as u32;
+    i += 1;
+    while i < n && class(b[i]) & FRAGMENT_OK != 0 {
+        i += 1;
+    }
+    (i == n).then_some(tail)
+}
+
+/// Whether a host cannot *end in a number*: its last label (ignoring one
+/// trailing dot) does not start with a digit. Conservative: any digit-led
+/// last label goes to the state machine, which covers decimal and `0x` forms.
+#[inline]
+fn last_label_is_not_numeric(host: &[u8]) -> bool {
+    let h = host.strip_suffix(b".").unwrap_or(host);
+    let last = match h.iter().rposition(|&c| c == b'.') {
+        Some(p) => &h[p + 1..],
+        None => h,
+    };
+    last.first().is_some_and(|c| !c.is_ascii_digit())
+}
+
+/// Scans `host[:port]` from `start` (just after `//`) up to the end of the
+/// authority. Returns `(host_end, path_start)`: the end of the host and the
+/// index of the byte that ends the authority (or the input's end).
+#[inline]
+fn scan_authority(b: &[u8], start: usize, scheme: SchemeType) -> Option<(usize, usize)> {
+    let n = b.len();
+    let mut i = start;
+    while i < n && class(b[i]) & HOST_OK != 0 {
+        i += 1;
+    }
+    // Opaque hosts keep their bytes; domains must not end in a number.
+    if i == start || (scheme.is_special() && !last_label_is_not_numeric(&b[start..i])) {
+        return None;
+    }
+    let host_end = i;
+    if i < n && b[i] == b':' {
+        i += 1;
+        let digits_start = i;
+        let mut port: u32 = 0;
+        while i < n && b[i].is_ascii_digit() && i - digits_start < 5 {
+            port = port * 10 + (b[i] - b'0') as u32;
+            i += 1;
+        }
+        let len = i - digits_start;
+        let leading_zero = len > 1 && b[digits_start] == b'0';
+        if len == 0 || port > 65535 || leading_zero || Some(port as u16) == scheme.default_port() {
+            return None;
+        }
+    }
+    if i < n && !matches!(b[i], b'/' | b'?' | b'#') {
+        return None;
+    }
+    Some((host_end, i))
+}
+
+/// How the input starts, as far as schemes go.
+enum SchemeStart {
+    /// No scheme: the input is relative.
+    None,
+    /// A lower-case scheme; the index of its `:`.
+    Lowercase(SchemeType, usize),
+    /// A scheme the fast paths do not handle (upper case).
+    Other,
+}
+
+/// Applies the scheme state's rule: an ASCII alpha, then alphanumerics,
+/// `+`, `-`, `.`, then `:`.
+#[inline]
+fn scan_scheme(b: &[u8]) -> SchemeStart {
+    match b.first() {
+        Some(c) if c.is_ascii_alphabetic() => {}
+        _ => return SchemeStart::None,
+    }
+    let mut upper = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if class(c) & SCHEME_OK == 0 {
+            if !c.is_ascii_uppercase() {
+                break;
+            }
+            upper = true;
+        }
+        i += 1;
+    }
+    if b.get(i) != Some(&b':') {
+        return SchemeStart::None;
+    }
+    if upper {
+        return SchemeStart::Other;
+    }
+    // Invariant: b[..i] is ASCII.
+    match std::str::from_utf8(&b[..i]) {
+        Ok(scheme) => SchemeStart::Lowercase(SchemeType::from_lowercase(scheme), i),
+        Err(_) => SchemeStart::Other,
+    }
+}
+
+/// A fast-path result before allocation: the output is the concatenation
+/// of `parts`, with the given component offsets.
+pub(crate) struct Plan<'a> {
+    parts: [&'a str; 4],
+    offsets: [u32; 7],
+    scheme: SchemeType,
+    host: HostKind,
+}
+
+impl Plan<'_> {
+    /// Writes the URL: one allocation of the exact size.
+    #[inline]
+    pub(crate) fn build(&self) -> Url {
+        let len = self.parts.iter().map(|p| p.len()).sum();
+        let mut s = String::with_capacity(len);
+        for p in self.parts {
+            s.push_str(p);
+        }
+        let [
+            scheme_end,
+            username_end,
+            host_start,
+            host_end,
+            path_start,
+            query,
+            fragment,
+        ] = self.offsets;
+        Url::from_parts(
+            s,
+            scheme_end,
+            username_end,
+            host_start,
+            host_end,
+            path_start,
+            query,
+            fragment,
+            self.scheme,
+            self.host,
+        )
+    }
+}
+
+/// Whether a file URL's path starts with a segment the Windows drive letter
+/// quirks would touch (`C:` or `C|`).
+#[inline]
+fn starts_with_drive_letter_segment(path: &[u8]) -> bool {
+    path.len() >= 2
+        && path[0].is_ascii_alphabetic()
+        && matches!(path[1], b':' | b'|')
+        && (path.len() == 2 || matches!(path[2], b'/' | b'\\' | b'?' | b'#'))
+}
+
+/// An absolute URL `head + rest`, where `head` is `scheme:` and `rest`
+/// starts with `//`: special schemes, `file`, and non-special schemes with an
+/// authority.
+fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Option<Plan<'a>> {
+    let b = rest.as_bytes();
+    let off = head.len();
+    let (host_end, path_start, host) = if scheme == SchemeType::File {
+        // file: no credentials or port; "localhost" becomes the empty host
+        // and drive letters are quirks: both left to the state machine.
+        let mut i = 2;
+        while i < b.len() && class(b[i]) & HOST_OK != 0 {
+            i += 1;
+        }
+        if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
+            return None;
+        }
+        let name = &b[2..i];
+        if name.is_empty() {
+            (i, i, HostKind::Empty)
+        } else if name == b"localhost" || !last_label_is_not_numeric(name) {
+            return None;
+        } else {
+            (i, i, HostKind::Domain)
+        }
+    } else {
+        let (host_end, path_start) = scan_authority(b, 2, scheme)?;
+        let kind = if scheme.is_special() {
+            HostKind::Domain
+        } else {
+            HostKind::Opaque
+        };
+        (host_end, path_start, kind)
+    };
+    let has_path = b.get(path_start) == Some(&b'/');
+    if scheme == SchemeType::File
+        && has_path
+        && starts_with_drive_letter_segment(&b[path_start + 1..])
+    {
+        return None;
+    }
+    let host_start = (off + 2) as u32;
+    let mut offsets = [
+        (off - 1) as u32,
+        host_start,
+        host_start,
+        (off + host_end) as u32,
+        (off + path_start) as u32,
+        NONE,
+        NONE,
+    ];
+    if has_path || !scheme.is_special() {
+        // Non-special URLs keep an empty path empty.
+        let tail = scan_tail(b, path_start + has_path as usize, off)?;
+        (offsets[5], offsets[6]) = (tail.query, tail.fragment);
+        return Some(Plan {
+            parts: [head, rest, "", ""],
+            offsets,
+            scheme,
+            host,
+        });
+    }
+    // A special URL with an empty path gets "/" before its query/fragment.
+    let tail = scan_tail(b, path_start, off + 1)?;
+    (offsets[5], offsets[6]) = (tail.query, tail.fragment);
+    let (before, after) = rest.split_at(path_start);
+    Some(Plan {
+        parts: [head, before, "/", after],
+        offsets,
+        scheme,
+        host,
+    })
+}
+
+/// A non-special URL with an opaque path: `scheme:` then bytes the opaque
+/// path state copies unchanged (no C0 controls, no space, ASCII), then an
+/// optional query and fragment.
+fn with_opaque_path<'a>(input: &'a str, colon: usize) -> Option<Plan<'a>> {
+    let b = input.as_bytes();
+    let mut i = colon + 1;
+    while i < b.len() && b[i] > b' ' && b[i] < 0x7F && b[i] != b'?' && b[i] != b'#' {
+        i += 1;
+    }
+    let after = colon as u32 + 1;
+    let mut offsets = [colon as u32, after, after, after, after, NONE, NONE];
+    if i < b.len() {
+        // scan_tail's path loop stops at once on '?' or '#'.
+        let tail = scan_tail(b, i, 0)?;
+        (offsets[5], offsets[6]) = (tail.query, tail.fragment);
+    }
+    Some(Plan {
+        parts: [input, "", "", ""],
+        offsets,
+        scheme: SchemeType::NotSpecial,
+        host: HostKind::None,
+    })
+}
+
+/// Whether a base URL can prefix relative fast-path results.
+#[inline]
+fn base_is_simple(base: &Url) -> bool {
+    base.is_special()
+        && base.scheme_type() != SchemeType::File
+        && base.host_kind() != HostKind::None
+}
+
+/// The fast paths. `None` means "use the state machine".
+#[inline]
+pub(crate) fn try_parse(input: &str, base: Option<&Url>) -> Option<Url> {
+    plan(input, base).map(|p| p.build())
+}
+
+/// The fast paths without allocating: what `try_parse` would build.
+#[inline]
+pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>> {
+    let b = input.as_bytes();
+    if b.len() >= u32::MAX as usize / 2 {
+        return None;
+    }
+    let first = *b.first()?;
+    match scan_scheme(b) {
+        SchemeStart::Lowercase(scheme, colon) => {
+            let (head, rest) = input.split_at(colon + 1);
+            if rest.starts_with("//") {
+                return with_authority(head, rest, scheme);
+            }
+            if !scheme.is_special() && !rest.starts_with('/') {
+                return with_opaque_path(input, colon);
+            }
+            return None;
+        }
+        SchemeStart::Other => return None,
+        SchemeStart::None => {}
+    }
+    let base = base.filter(|b| base_is_simple(b))?;
+    let href = base.href();
+    if href.len() + b.len() >= u32::MAX as usize {
+        return None;
+    }
+    let [
+        scheme_end,
+        username_end,
+        host_start,
+        host_end,
+        path_start,
+        query_start,
+        _,
+    ] = base.offsets();
+    let (keep, tail) = match first {
+        b'/' if b.get(1) == Some(&b'/') => {
+            // Scheme-relative: "//host/…" takes the base's scheme.
+            return with_authority(&href[..scheme_end as usize + 1], input, base.scheme_type());
+        }
+        b'/' => (path_start as usize, scan_tail(b, 1, path_start as usize)?),
+        b'?' => {
+            let path_end = path_start as usize + base.pathname().len();
+            (path_end, scan_tail(b, 0, path_end)?)
+        }
+        b'#' => {
+            let end = base.href_without_fragment().len();
+            let mut tail = scan_tail(b, 0, end)?;
+            tail.query = query_start; // the base's query stays
+            (end, tail)
+        }
+        c if c > b' ' && c != b'\\' => {
+            // Path-relative: the base's directory, then the input.
+            let dir_end = path_start as usize + base.pathname().rfind('/')? + 1;
+            (dir_end, scan_tail(b, 0, dir_end)?)
+        }
+        _ => return None,
+    };
+    Some(Plan {
+        parts: [&href[..keep], input, "", ""],
+        offsets: [
+            scheme_end,
+            username_end,
+            host_start,
+            host_end,
+            path_start,
+            tail.query,
+            tail.fragment,
+        ],
+        scheme: base.scheme_type(),
+        host: base.host_kind(),
+    })
 }

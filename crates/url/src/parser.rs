@@ -168,7 +168,7 @@ pub(crate) fn parse(
         return rep.fail(ParseError::InputTooLong, 0);
     }
     if !rep.is_on()
-        && let Some(url) = crate::fast_path::try_parse(input, base, encoder)
+        && let Some(url) = crate::fast_path::try_parse(input, base)
     {
         return Ok(url);
     }

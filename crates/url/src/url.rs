@@ -113,13 +113,20 @@ impl Url {
     /// Whether `input` parses (against `base`, itself parsed first), like
     /// the standard's `URL.canParse`.
     pub fn can_parse(input: &str, base: Option<&str>) -> bool {
-        match base {
-            Some(b) => match Url::parse(b) {
-                Ok(base) => Url::parse_with_base(input, &base).is_ok(),
-                Err(_) => false,
-            },
-            None => Url::parse(input).is_ok(),
-        }
+        let base = match base.map(Url::parse) {
+            Some(Ok(b)) => Some(b),
+            Some(Err(_)) => return false,
+            None => None,
+        };
+        // The fast paths decide most inputs without allocating.
+        crate::fast_path::plan(input, base.as_ref()).is_some()
+            || parser::parse(
+                input,
+                base.as_ref(),
+                None,
+                &mut crate::report::Reporter::off(),
+            )
+            .is_ok()
     }
 
     #[inline]

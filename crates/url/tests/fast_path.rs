@@ -1,0 +1,168 @@
+//! The fast paths against the state machine, over the whole corpus.
+//!
+//! Reporting validation errors turns the fast paths off, so the same input
+//! parsed with and without an error sink exercises both implementations.
+//! They must agree on the serialization and on every component offset.
+
+use spinneret_url::Url;
+
+fn slow(input: &str, base: Option<&Url>) -> Result<Url, spinneret_url::ParseError> {
+    let mut errors = Vec::new();
+    Url::options()
+        .base_url(base)
+        .report_errors(&mut errors)
+        .parse(input)
+}
+
+fn check(input: &str, base: Option<&Url>, mismatches: &mut Vec<String>) {
+    let fast = match base {
+        Some(b) => Url::parse_with_base(input, b),
+        None => Url::parse(input),
+    };
+    let slow = slow(input, base);
+    let same = match (&fast, &slow) {
+        (Ok(f), Ok(s)) => {
+            f.href() == s.href() && f.offsets() == s.offsets() && f.host_kind() == s.host_kind()
+        }
+        (Err(f), Err(s)) => f == s,
+        _ => false,
+    };
+    if !same {
+        mismatches.push(format!(
+            "{input:?} base {:?}: fast {:?} {:?}, slow {:?} {:?}",
+            base.map(Url::href),
+            fast,
+            fast.as_ref().map(Url::offsets).ok(),
+            slow,
+            slow.as_ref().map(Url::offsets).ok()
+        ));
+    }
+}
+
+#[test]
+fn fast_paths_agree_with_the_state_machine_on_the_corpus() {
+    let mut mismatches = Vec::new();
+    let mut total = 0;
+    for name in [
+        "ada_kasztp",
+        "ada_userbait",
+        "ada_node_files",
+        "ada_isaacs_files",
+        "absolute_links",
+        "page_urls",
+    ] {
+        for line in spinneret_testdata::lines(&format!("corpus/urls/{name}.txt")) {
+            total += 1;
+            check(&line, None, &mut mismatches);
+        }
+    }
+    let text = spinneret_testdata::read_to_string("corpus/urls/extracted_links.tsv.gz");
+    let mut current: Option<(String, Option<Url>)> = None;
+    for row in text.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (page_url, raw) = (cols[1], cols[5]);
+        if current.as_ref().is_none_or(|(u, _)| u != page_url) {
+            current = Some((page_url.to_owned(), Url::parse(page_url).ok()));
+        }
+        if let Some((_, Some(base))) = &current {
+            total += 1;
+            check(raw, Some(base), &mut mismatches);
+            check(
+                raw.trim_matches(|c: char| c.is_ascii_whitespace()),
+                Some(base),
+                &mut mismatches,
+            );
+        }
+    }
+    // Hand-picked shapes at the edges of the fast paths' conditions.
+    let base = Url::parse("https://user:pw@example.com:8443/a/b/c?q#f").unwrap();
+    let edges = [
+        "http://example.com",
+        "http://example.com?x",
+        "http://example.com#x",
+        "http://a.b.",
+        "http://1.2.3.4/",
+        "http://a.0x1/",
+        "http://a.1./",
+        "http://x.y:80/",
+        "http://x.y:0/",
+        "http://x.y:08/",
+        "http://x.y:65536/",
+        "http://x.y:/",
+        "https://x/./a",
+        "https://x/a/..",
+        "https://x/%2e/",
+        "https://x/.a/..b/...",
+        "HTTP://x/",
+        "Https://x/",
+        "h2://x/",
+        "ws://x/?'",
+        "http://x/?a'b",
+        "http://x/#`",
+        "//x.y/z",
+        "//X/",
+        "///x",
+        "/a?b#c",
+        "/./a",
+        "/..",
+        "?",
+        "#",
+        "?a#b",
+        "",
+        "a",
+        ".",
+        "..",
+        "./x",
+        "a:b",
+        "A:b",
+        "a/b:c",
+        "%2e/",
+        "\\x",
+        " x",
+        "x ",
+        "é",
+        "http://x/é",
+        "http://_a_/",
+        "http://x.y:65535",
+        "http://-/",
+        "http://a..b/",
+        "file:///C:/x",
+        "file:///C|/x",
+        "file:///c:",
+        "file://localhost/x",
+        "file://host",
+        "file://1.2.3.4/",
+        "file:///a/../b",
+        "file://h:1/",
+        "file:",
+        "file:/x",
+        "file://x?y#z",
+        "node:url",
+        "node: x",
+        "node:x ?y",
+        "sc://host",
+        "sc://Host/x",
+        "sc://h:0/",
+        "sc://h:00/",
+        "sc:",
+        "sc:?x#y",
+        "sc:/x",
+        "sc://h/a\\b",
+        "sc://h?'",
+        "mailto:a@b",
+        "sc://1.2.3.4/",
+        "sc://h#",
+        "javascript:void(0)",
+    ];
+    for e in edges {
+        for b in [None, Some(&base)] {
+            total += 1;
+            check(e, b, &mut mismatches);
+        }
+    }
+    for m in &mismatches {
+        println!("MISMATCH {m}");
+    }
+    println!("{total} inputs, {} mismatches", mismatches.len());
+    assert!(mismatches.is_empty());
+}
