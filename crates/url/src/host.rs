@@ -295,6 +295,7 @@ fn parse_ipv6(input: &str, rep: &mut Reporter<'_>, pos: usize) -> Result<[u16; 8
             compress = Some(piece_index);
             continue;
         }
+        let piece_start = p;
         let mut value: u32 = 0;
         let mut length = 0;
         while length < 4 {
@@ -365,7 +366,7 @@ fn parse_ipv6(input: &str, rep: &mut Reporter<'_>, pos: usize) -> Result<[u16; 8
             None => {}
         }
         if length > 1 && value < 1 << (4 * (length - 1)) {
-            rep.report(K::Ipv6PieceLeadingZero, pos + p);
+            rep.report(K::Ipv6PieceLeadingZero, pos + piece_start);
         }
         address[piece_index] = value as u16;
         piece_index += 1;

@@ -140,17 +140,19 @@ fn preprocess<'i>(input: &'i str, trim: bool, rep: &mut Reporter<'_>) -> Cow<'i,
     let mut removed = Vec::new();
     let mut out = String::with_capacity(trimmed.len());
     let mut run = 0;
+    let mut first_removed = None;
     for (i, c) in trimmed.bytes().enumerate() {
         if is_tab_or_newline(c) {
             out.push_str(&trimmed[run..i]);
             run = i + 1;
+            first_removed.get_or_insert(start + i);
             if rep.is_on() {
-                removed.push(start + i);
+                removed.push(out.len());
             }
         }
     }
     out.push_str(&trimmed[run..]);
-    if let Some(&first) = removed.first() {
+    if let Some(first) = first_removed {
         rep.report_raw(K::InvalidUrlUnit, first);
     }
     rep.set_preprocessing(start, removed);

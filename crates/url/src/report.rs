@@ -15,7 +15,8 @@ struct Sink<'a> {
     errors: &'a mut Vec<ValidationError>,
     /// Bytes trimmed from the start of the caller's input.
     leading: usize,
-    /// Caller-input offsets of removed tabs and newlines, ascending.
+    /// For each removed tab or newline, in order, how many kept bytes
+    /// precede it (its position in preprocessed coordinates).
     removed: Vec<usize>,
 }
 
@@ -51,14 +52,12 @@ impl<'a> Reporter<'a> {
     #[inline]
     pub(crate) fn report(&mut self, kind: ValidationErrorKind, pos: usize) {
         if let Some(s) = &mut self.sink {
-            let mut position = pos + s.leading;
-            for &r in &s.removed {
-                if r <= position {
-                    position += 1;
-                } else {
-                    break;
-                }
-            }
+            // A kept byte at preprocessed offset `pos` moves right by one
+            // for every removed byte before it: those with at most `pos`
+            // kept bytes before them. `removed` is ascending, so this is a
+            // binary search — reporting stays linear on inputs full of tabs.
+            let shift = s.removed.partition_point(|&r| r <= pos);
+            let position = pos + s.leading + shift;
             s.errors.push(ValidationError { kind, position });
         }
     }
