@@ -70,6 +70,24 @@ fn class(b: u8) -> u8 {
     CLASS[b as usize]
 }
 
+/// The index of the first byte at or after `i` that lacks `mask`, or
+/// `b.len()`. Eight bytes per step: their classes are AND-ed, so one branch
+/// decides a whole run of ordinary bytes.
+#[inline(always)]
+fn skip_class(b: &[u8], mut i: usize, mask: u8) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let all = chunk.iter().fold(mask, |acc, &c| acc & class(c));
+        if all == 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && class(b[i]) & mask != 0 {
+        i += 1;
+    }
+    i
+}
+
 /// Positions (in the scanned text) of the path end, `?` and `#`.
 #[derive(Clone, Copy)]
 struct Tail {
@@ -106,9 +124,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
         if i < n && (b[i] == b'.' || b[i] == b'%') && is_dot_segment_at(b, i) {
             return None;
         }
-        while i < n && class(b[i]) & PATH_OK != 0 {
-            i += 1;
-        }
+        i = skip_class(b, i, PATH_OK);
         if i == n {
             return Some(Tail {
                 query: NONE,
@@ -128,9 +144,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
     if b[i] == b'?' {
         tail.query = (base_offset + i) as u32;
         i += 1;
-        while i < n && class(b[i]) & QUERY_OK != 0 {
-            i += 1;
-        }
+        i = skip_class(b, i, QUERY_OK);
         if i == n {
             return Some(tail);
         }
@@ -140,9 +154,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
     }
     tail.fragment = (base_offset + i) as u32;
     i += 1;
-    while i < n && class(b[i]) & FRAGMENT_OK != 0 {
-        i += 1;
-    }
+    i = skip_class(b, i, FRAGMENT_OK);
     (i == n).then_some(tail)
 }
 
@@ -165,10 +177,7 @@ fn last_label_is_not_numeric(host: &[u8]) -> bool {
 #[inline]
 fn scan_authority(b: &[u8], start: usize, scheme: SchemeType) -> Option<(usize, usize)> {
     let n = b.len();
-    let mut i = start;
-    while i < n && class(b[i]) & HOST_OK != 0 {
-        i += 1;
-    }
+    let mut i = skip_class(b, start, HOST_OK);
     // Opaque hosts keep their bytes; domains must not end in a number.
     if i == start || (scheme.is_special() && !last_label_is_not_numeric(&b[start..i])) {
         return None;
@@ -212,28 +221,24 @@ fn scan_scheme(b: &[u8]) -> SchemeStart {
         Some(c) if c.is_ascii_alphabetic() => {}
         _ => return SchemeStart::None,
     }
-    let mut upper = false;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if class(c) & SCHEME_OK == 0 {
-            if !c.is_ascii_uppercase() {
-                break;
-            }
-            upper = true;
+    let i = skip_class(b, 0, SCHEME_OK);
+    match b.get(i) {
+        Some(b':') if b[0].is_ascii_lowercase() => {
+            SchemeStart::Lowercase(SchemeType::from_lowercase_bytes(&b[..i]), i)
         }
-        i += 1;
-    }
-    if b.get(i) != Some(&b':') {
-        return SchemeStart::None;
-    }
-    if upper {
-        return SchemeStart::Other;
-    }
-    // Invariant: b[..i] is ASCII.
-    match std::str::from_utf8(&b[..i]) {
-        Ok(scheme) => SchemeStart::Lowercase(SchemeType::from_lowercase(scheme), i),
-        Err(_) => SchemeStart::Other,
+        Some(c) if c.is_ascii_uppercase() || *c == b':' => {
+            // Rare: upper case somewhere. Classify only.
+            let j = i + b[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+                .count();
+            if b.get(j) == Some(&b':') {
+                SchemeStart::Other
+            } else {
+                SchemeStart::None
+            }
+        }
+        _ => SchemeStart::None,
     }
 }
 
@@ -250,11 +255,17 @@ impl Plan<'_> {
     /// Writes the URL: one allocation of the exact size.
     #[inline]
     pub(crate) fn build(&self) -> Url {
-        let len = self.parts.iter().map(|p| p.len()).sum();
-        let mut s = String::with_capacity(len);
-        for p in self.parts {
-            s.push_str(p);
-        }
+        let s: Box<str> = if self.parts[1].is_empty() {
+            // The common case: the output is one slice of the input.
+            Box::from(self.parts[0])
+        } else {
+            let len = self.parts.iter().map(|p| p.len()).sum();
+            let mut s = String::with_capacity(len);
+            for p in self.parts {
+                s.push_str(p);
+            }
+            s.into_boxed_str()
+        };
         let [
             scheme_end,
             username_end,
@@ -279,6 +290,18 @@ impl Plan<'_> {
     }
 }
 
+impl<'a> Plan<'a> {
+    /// For a plan whose first two parts are adjacent slices of `input`
+    /// (head and rest of an absolute URL), merges them so the common case
+    /// builds from a single slice.
+    #[inline]
+    fn rejoined(mut self, input: &'a str) -> Plan<'a> {
+        let joined = &input[..self.parts[0].len() + self.parts[1].len()];
+        self.parts = [joined, self.parts[2], self.parts[3], ""];
+        self
+    }
+}
+
 /// Whether a file URL's path starts with a segment the Windows drive letter
 /// quirks would touch (`C:` or `C|`).
 #[inline]
@@ -298,10 +321,7 @@ fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Optio
     let (host_end, path_start, host) = if scheme == SchemeType::File {
         // file: no credentials or port; "localhost" becomes the empty host
         // and drive letters are quirks: both left to the state machine.
-        let mut i = 2;
-        while i < b.len() && class(b[i]) & HOST_OK != 0 {
-            i += 1;
-        }
+        let i = skip_class(b, 2, HOST_OK);
         if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
             return None;
         }
@@ -412,7 +432,7 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
         SchemeStart::Lowercase(scheme, colon) => {
             let (head, rest) = input.split_at(colon + 1);
             if rest.starts_with("//") {
-                return with_authority(head, rest, scheme);
+                return with_authority(head, rest, scheme).map(|p| p.rejoined(input));
             }
             if !scheme.is_special() && !rest.starts_with('/') {
                 return with_opaque_path(input, colon);

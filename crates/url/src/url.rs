@@ -69,7 +69,7 @@ impl Url {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn from_parts(
-        serialization: String,
+        serialization: impl Into<Box<str>>,
         scheme_end: u32,
         username_end: u32,
         host_start: u32,
@@ -81,7 +81,7 @@ impl Url {
         host_kind: HostKind,
     ) -> Url {
         Url {
-            serialization: serialization.into_boxed_str(),
+            serialization: serialization.into(),
             scheme_end,
             username_end,
             host_start,
@@ -343,6 +343,13 @@ impl Url {
     /// The URL's origin.
     pub fn origin(&self) -> Origin {
         Origin::of(self)
+    }
+
+    /// Whether `input` (against `base`) is handled by a fast path rather
+    /// than the state machine. For tests and benchmarks.
+    #[doc(hidden)]
+    pub fn takes_fast_path(input: &str, base: Option<&Url>) -> bool {
+        crate::fast_path::plan(input, base).is_some()
     }
 
     /// The components as offsets, for tests and debugging.
