@@ -22,70 +22,15 @@
 //! a false accept would be a wrong URL. `tests/fast_path.rs` compares both
 //! paths over the whole corpus.
 
+use crate::byte_runs::{Run, end_of_run};
 use crate::host::HostKind;
-use crate::percent_encoding::{FRAGMENT, PATH, SPECIAL_QUERY};
 use crate::scheme::SchemeType;
 use crate::url::{NONE, Url};
 
-const HOST_OK: u8 = 1;
-const PATH_OK: u8 = 2;
-const QUERY_OK: u8 = 4;
-const FRAGMENT_OK: u8 = 8;
-const SCHEME_OK: u8 = 16;
-
-/// Per-byte classes. Bytes ≥ 0x80 belong to none.
-static CLASS: [u8; 256] = build_classes();
-
-const fn build_classes() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut b = 0usize;
-    while b < 128 {
-        let c = b as u8;
-        let mut f = 0;
-        // Host bytes copied unchanged by the ASCII domain path: not
-        // forbidden, not upper case, and not '%' (which would be decoded).
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.' || c == b'_' {
-            f |= HOST_OK;
-        }
-        if !PATH.contains(c) && c != b'/' && c != b'\\' {
-            f |= PATH_OK;
-        }
-        if !SPECIAL_QUERY.contains(c) {
-            f |= QUERY_OK;
-        }
-        if !FRAGMENT.contains(c) {
-            f |= FRAGMENT_OK;
-        }
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'+' || c == b'-' || c == b'.' {
-            f |= SCHEME_OK;
-        }
-        t[b] = f;
-        b += 1;
-    }
-    t
-}
-
+/// A byte the scheme state accepts after the first, in lower case.
 #[inline(always)]
-fn class(b: u8) -> u8 {
-    CLASS[b as usize]
-}
-
-/// The index of the first byte at or after `i` that lacks `mask`, or
-/// `b.len()`. Eight bytes per step: their classes are AND-ed, so one branch
-/// decides a whole run of ordinary bytes.
-#[inline(always)]
-fn skip_class(b: &[u8], mut i: usize, mask: u8) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        let all = chunk.iter().fold(mask, |acc, &c| acc & class(c));
-        if all == 0 {
-            break;
-        }
-        i += 8;
-    }
-    while i < b.len() && class(b[i]) & mask != 0 {
-        i += 1;
-    }
-    i
+fn is_lower_scheme_byte(c: u8) -> bool {
+    c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.')
 }
 
 /// Positions (in the scanned text) of the path end, `?` and `#`.
@@ -113,18 +58,19 @@ fn is_dot_segment_at(b: &[u8], i: usize) -> bool {
     (j == b.len() || matches!(b[j], b'/' | b'?' | b'#' | b'\\')) && (1..=2).contains(&dots)
 }
 
-/// Scans path segments from segment start `i`, then query and fragment.
+/// Scans the path from segment start `i`, then query and fragment.
 /// Returns the offsets of `?` and `#` (or NONE), or `None` if a byte needs
 /// the state machine.
 #[inline]
 fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
     let n = b.len();
-    // Path: segments of PATH_OK bytes separated by '/'.
+    // Path: one run of ordinary bytes, `/` included; the run stops at a `/`
+    // that may start a dot segment, which is checked here.
+    if i < n && matches!(b[i], b'.' | b'%') && is_dot_segment_at(b, i) {
+        return None;
+    }
     loop {
-        if i < n && (b[i] == b'.' || b[i] == b'%') && is_dot_segment_at(b, i) {
-            return None;
-        }
-        i = skip_class(b, i, PATH_OK);
+        i = end_of_run(b, i, Run::Path);
         if i == n {
             return Some(Tail {
                 query: NONE,
@@ -132,7 +78,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
             });
         }
         match b[i] {
-            b'/' => i += 1,
+            b'/' if !is_dot_segment_at(b, i + 1) => i += 1,
             b'?' | b'#' => break,
             _ => return None,
         }
@@ -143,8 +89,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
     };
     if b[i] == b'?' {
         tail.query = (base_offset + i) as u32;
-        i += 1;
-        i = skip_class(b, i, QUERY_OK);
+        i = end_of_run(b, i + 1, Run::SpecialQuery);
         if i == n {
             return Some(tail);
         }
@@ -153,9 +98,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
         }
     }
     tail.fragment = (base_offset + i) as u32;
-    i += 1;
-    i = skip_class(b, i, FRAGMENT_OK);
-    (i == n).then_some(tail)
+    (end_of_run(b, i + 1, Run::Fragment) == n).then_some(tail)
 }
 
 /// Whether a host cannot *end in a number*: its last label (ignoring one
@@ -177,7 +120,7 @@ fn last_label_is_not_numeric(host: &[u8]) -> bool {
 #[inline]
 fn scan_authority(b: &[u8], start: usize, scheme: SchemeType) -> Option<(usize, usize)> {
     let n = b.len();
-    let mut i = skip_class(b, start, HOST_OK);
+    let mut i = end_of_run(b, start, Run::Host);
     // Opaque hosts keep their bytes; domains must not end in a number.
     if i == start || (scheme.is_special() && !last_label_is_not_numeric(&b[start..i])) {
         return None;
@@ -217,11 +160,21 @@ enum SchemeStart {
 /// `+`, `-`, `.`, then `:`.
 #[inline]
 fn scan_scheme(b: &[u8]) -> SchemeStart {
+    // Most URLs on the web: decide them with one or two comparisons.
+    if b.starts_with(b"https:") {
+        return SchemeStart::Lowercase(SchemeType::Https, 5);
+    }
+    if b.starts_with(b"http:") {
+        return SchemeStart::Lowercase(SchemeType::Http, 4);
+    }
     match b.first() {
         Some(c) if c.is_ascii_alphabetic() => {}
         _ => return SchemeStart::None,
     }
-    let i = skip_class(b, 0, SCHEME_OK);
+    let i = b
+        .iter()
+        .position(|&c| !is_lower_scheme_byte(c))
+        .unwrap_or(b.len());
     match b.get(i) {
         Some(b':') if b[0].is_ascii_lowercase() => {
             SchemeStart::Lowercase(SchemeType::from_lowercase_bytes(&b[..i]), i)
@@ -321,7 +274,7 @@ fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Optio
     let (host_end, path_start, host) = if scheme == SchemeType::File {
         // file: no credentials or port; "localhost" becomes the empty host
         // and drive letters are quirks: both left to the state machine.
-        let i = skip_class(b, 2, HOST_OK);
+        let i = end_of_run(b, 2, Run::Host);
         if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
             return None;
         }

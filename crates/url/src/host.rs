@@ -149,6 +149,9 @@ fn finish_domain(
             DnsLength::Ignore,
         ) {
             Ok(ascii) => {
+                if has_label_decoding_to_xn(&ascii) {
+                    return rep.fail(ParseError::DomainToAscii, pos);
+                }
                 if ascii.bytes().any(is_forbidden_domain_code_point) {
                     return rep.fail(ParseError::DomainInvalidCodePoint, pos);
                 }
@@ -168,6 +171,24 @@ fn finish_domain(
         return Ok(HostKind::Ipv4);
     }
     Ok(HostKind::Domain)
+}
+
+/// UTS #46 validity criterion V4 with CheckHyphens=false: a label must not
+/// begin with `xn--`. It applies to labels *after* Punycode decoding, so an
+/// input label `xn--xn---epa` (decoding to `xn--é`) fails. `idna` 1.1 does
+/// not check this; the ASCII result's Punycode labels are decoded here.
+fn has_label_decoding_to_xn(ascii: &str) -> bool {
+    ascii.split('.').any(|label| {
+        label.len() > 4
+            && label[..4].eq_ignore_ascii_case("xn--")
+            && idna::punycode::decode(&label[4..]).is_some_and(|chars| {
+                chars.len() >= 4
+                    && chars[..4]
+                        .iter()
+                        .zip("xn--".chars())
+                        .all(|(&c, x)| c.to_ascii_lowercase() == x)
+            })
+    })
 }
 
 fn contains_percent_encoded_byte(b: &[u8]) -> bool {
@@ -553,6 +574,20 @@ mod tests {
         assert_eq!(host("xn--a", false), Ok((HostKind::Domain, "xn--a".into())));
         assert_eq!(host("xn--a.ß", false), Err(ParseError::DomainToAscii));
         assert_eq!(host("%ff", false), Err(ParseError::DomainToAscii));
+        // V4: a label that decodes to "xn--…" fails on the non-ASCII path;
+        // ASCII input is only lower-cased (the current standard).
+        assert_eq!(
+            host("xn--xn---epa.é", false),
+            Err(ParseError::DomainToAscii)
+        );
+        assert_eq!(
+            host("xn--xn---epa\u{AD}", false),
+            Err(ParseError::DomainToAscii)
+        );
+        assert_eq!(
+            host("xn--xn---epa", false),
+            Ok((HostKind::Domain, "xn--xn---epa".into()))
+        );
         assert_eq!(
             host("Ab%20c", true),
             Ok((HostKind::Opaque, "Ab%20c".into()))

@@ -27,6 +27,7 @@
 //! `setters`, `origin`, `search_params` (URLSearchParams and
 //! application/x-www-form-urlencoded).
 
+mod byte_runs;
 mod error;
 mod fast_path;
 mod host;
