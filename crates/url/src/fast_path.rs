@@ -380,7 +380,6 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
     if b.len() >= u32::MAX as usize / 2 {
         return None;
     }
-    let first = *b.first()?;
     match scan_scheme(b) {
         SchemeStart::Lowercase(scheme, colon) => {
             let (head, rest) = input.split_at(colon + 1);
@@ -409,31 +408,71 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
         query_start,
         _,
     ] = base.offsets();
-    let (keep, tail) = match first {
+    let Some(&first) = b.first() else {
+        // Relative state at EOF: the base without its fragment.
+        return Some(Plan {
+            parts: [base.href_without_fragment(), "", "", ""],
+            offsets: [
+                scheme_end,
+                username_end,
+                host_start,
+                host_end,
+                path_start,
+                query_start,
+                NONE,
+            ],
+            scheme: base.scheme_type(),
+            host: base.host_kind(),
+        });
+    };
+    let (keep, tail, rest) = match first {
         b'/' if b.get(1) == Some(&b'/') => {
             // Scheme-relative: "//host/…" takes the base's scheme.
             return with_authority(&href[..scheme_end as usize + 1], input, base.scheme_type());
         }
-        b'/' => (path_start as usize, scan_tail(b, 1, path_start as usize)?),
+        b'/' => (
+            path_start as usize,
+            scan_tail(b, 1, path_start as usize)?,
+            input,
+        ),
         b'?' => {
             let path_end = path_start as usize + base.pathname().len();
-            (path_end, scan_tail(b, 0, path_end)?)
+            (path_end, scan_tail(b, 0, path_end)?, input)
         }
         b'#' => {
             let end = base.href_without_fragment().len();
             let mut tail = scan_tail(b, 0, end)?;
             tail.query = query_start; // the base's query stays
-            (end, tail)
+            (end, tail, input)
         }
         c if c > b' ' && c != b'\\' => {
-            // Path-relative: the base's directory, then the input.
-            let dir_end = path_start as usize + base.pathname().rfind('/')? + 1;
-            (dir_end, scan_tail(b, 0, dir_end)?)
+            // Path-relative: the base's directory, less one directory per
+            // leading "../" ("./" changes nothing), then the rest.
+            let path = base.pathname().as_bytes();
+            let mut dir = path.iter().rposition(|&c| c == b'/')? + 1;
+            let mut rest = b;
+            loop {
+                if let Some(r) = rest.strip_prefix(b"./") {
+                    rest = r;
+                } else if let Some(r) = rest.strip_prefix(b"../") {
+                    // Shorten the path; at the root it stays "/".
+                    dir = path[..dir - 1]
+                        .iter()
+                        .rposition(|&c| c == b'/')
+                        .map_or(1, |p| p + 1);
+                    rest = r;
+                } else {
+                    break;
+                }
+            }
+            let dir_end = path_start as usize + dir;
+            let rest = &input[input.len() - rest.len()..];
+            (dir_end, scan_tail(rest.as_bytes(), 0, dir_end)?, rest)
         }
         _ => return None,
     };
     Some(Plan {
-        parts: [&href[..keep], input, "", ""],
+        parts: [&href[..keep], rest, "", ""],
         offsets: [
             scheme_end,
             username_end,

@@ -153,9 +153,39 @@ fn fast_paths_agree_with_the_state_machine_on_the_corpus() {
         "sc://1.2.3.4/",
         "sc://h#",
         "javascript:void(0)",
+        "http://1.2.3.4",
+        "http://1.2.3.4:8080/x",
+        "http://255.255.255.255/",
+        "http://256.1.1.1/",
+        "http://01.2.3.4/",
+        "http://1.2.3/",
+        "http://1.2.3.4.5/",
+        "http://0.0.0.0/",
+        "http://1.2.3.04/",
+        "file://1.2.3.4/x",
+        "file://1.2.3.04/x",
+        "./a",
+        "../a",
+        "../../../../a",
+        "./../a/./b",
+        "../",
+        "..",
+        "./",
+        ".",
+        "../..",
+        "../.x",
+        "../..x",
+        "./?q",
+        "../#f",
+        ".././a",
+        "..\\a",
+        ".%2e/a",
     ];
+    let root = Url::parse("http://h/").unwrap();
+    let dir = Url::parse("http://h/dir/?q").unwrap();
+    let ip = Url::parse("http://10.0.0.1:81/a/b").unwrap();
     for e in edges {
-        for b in [None, Some(&base)] {
+        for b in [None, Some(&base), Some(&root), Some(&dir), Some(&ip)] {
             total += 1;
             check(e, b, &mut mismatches);
         }
