@@ -176,11 +176,7 @@ pub(crate) fn parse(
     }
     let mut record = Record::default();
     basic_parse(input, base, encoder, &mut record, None, rep)?;
-    let url = record.to_url();
-    if url.href().len() > u32::MAX as usize - 1 {
-        return rep.fail(ParseError::InputTooLong, 0);
-    }
-    Ok(url)
+    record.to_url().or_else(|e| rep.fail(e, 0))
 }
 
 /// The basic URL parser. With `state_override` it modifies `url` in place

@@ -6,6 +6,7 @@
 //! `/`), an opaque path is its string. This makes "shorten", "append" and
 //! "clone base's path" string operations without a `Vec` of segments.
 
+use crate::error::ParseError;
 use crate::host::HostKind;
 use crate::scheme::SchemeType;
 use crate::url::{NONE, Url};
@@ -94,8 +95,9 @@ impl Record {
     }
 
     /// URL serializer: writes the record into one exactly-sized buffer and
-    /// records the component offsets.
-    pub fn to_url(&self) -> Url {
+    /// records the component offsets. Fails when the serialization would
+    /// not fit the `u32` offsets.
+    pub fn to_url(&self) -> Result<Url, ParseError> {
         let has_host = self.host_kind != HostKind::None;
         let credentials = self.includes_credentials();
         let port_text = self.port.map(|p| p.to_string()).unwrap_or_default();
@@ -127,6 +129,9 @@ impl Record {
             + self.path.len()
             + self.query.as_ref().map_or(0, |q| 1 + q.len())
             + self.fragment.as_ref().map_or(0, |f| 1 + f.len());
+        if len >= u32::MAX as usize {
+            return Err(ParseError::InputTooLong);
+        }
         let mut s = String::with_capacity(len);
         s.push_str(&self.scheme);
         let scheme_end = s.len() as u32;
@@ -181,7 +186,7 @@ impl Record {
             None => NONE,
         };
         debug_assert_eq!(s.len(), len);
-        Url::from_parts(
+        Ok(Url::from_parts(
             s,
             scheme_end,
             username_end,
@@ -192,6 +197,6 @@ impl Record {
             fragment_start,
             self.scheme_type,
             self.host_kind,
-        )
+        ))
     }
 }

@@ -370,8 +370,13 @@ impl Url {
         Record::from_url(self)
     }
 
+    /// Makes `record` this URL — unless its serialization would exceed the
+    /// `u32` offsets, in which case the URL stays as it was (a setter given
+    /// a multi-gigabyte value is ignored rather than corrupting offsets).
     pub(crate) fn replace_with(&mut self, record: &Record) {
-        *self = record.to_url();
+        if let Ok(url) = record.to_url() {
+            *self = url;
+        }
     }
 }
 
@@ -441,5 +446,72 @@ impl<'de> serde::Deserialize<'de> for Url {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Url, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         Url::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equality_hash_and_order_follow_the_serialization() {
+        use std::collections::HashSet;
+        let a = Url::parse("https://EXAMPLE.com/a").unwrap();
+        let b: Url = "https://example.com/a".parse().unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            HashSet::from([a.clone()]).len(),
+            HashSet::from([a.clone(), b]).len()
+        );
+        let c = Url::parse("https://example.com/b").unwrap();
+        assert!(a < c);
+        assert_eq!(a.to_string(), "https://example.com/a");
+        assert_eq!(format!("{a:?}"), "Url(\"https://example.com/a\")");
+    }
+
+    #[test]
+    fn getters_of_every_shape() {
+        let u = Url::parse("https://u:p@h:8080/p/q?s#f").unwrap();
+        assert_eq!(
+            [
+                u.protocol(),
+                u.username(),
+                u.password(),
+                u.host(),
+                u.hostname(),
+                u.port()
+            ],
+            ["https:", "u", "p", "h:8080", "h", "8080"]
+        );
+        assert_eq!([u.pathname(), u.search(), u.hash()], ["/p/q", "?s", "#f"]);
+        assert_eq!(u.port_number(), Some(8080));
+        assert_eq!(u.href_without_fragment(), "https://u:p@h:8080/p/q?s");
+        let e = Url::parse("sc:opaque?#").unwrap();
+        assert!(e.has_opaque_path() && !e.has_host());
+        assert_eq!(
+            (e.query(), e.fragment(), e.search(), e.hash()),
+            (Some(""), Some(""), "", "")
+        );
+        assert!(e.path_segments().is_none());
+        let n = Url::parse("web+demo:/.//not-a-host/").unwrap();
+        assert_eq!(n.pathname(), "//not-a-host/");
+        assert!(!n.has_opaque_path());
+        let p = Url::parse("https://:pw@h/").unwrap();
+        assert_eq!((p.username(), p.password()), ("", "pw"));
+        assert_eq!(
+            Url::parse("http://h/").unwrap().port_or_known_default(),
+            Some(80)
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_round_trip() {
+        let u = Url::parse("https://example.com/a?b#c").unwrap();
+        let json = serde_json::to_string(&u).unwrap();
+        assert_eq!(json, "\"https://example.com/a?b#c\"");
+        let back: Url = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, u);
+        assert!(serde_json::from_str::<Url>("\"not a url\"").is_err());
     }
 }
