@@ -5,15 +5,19 @@
 //! real-web files read from the shared folder, the output is meant to be
 //! pasted into the README, and `callgrind.sh` needs to run exactly one
 //! untimed pass of one kernel, which a harness does not allow. This file only
-//! reads the arguments; the benchmarks live in `url_bench` and the timing
-//! method in `timing`.
+//! reads the arguments; the benchmarks live in `url_bench` and
+//! `tokenize_bench` and the timing method in `timing`.
 //!
 //! ```text
 //! spinneret-bench url [DATASET] [--quick]
+//! spinneret-bench tokenize [--quick]
 //! spinneret-bench kernel <none|spinneret|ada|url> <DATASET>   (for callgrind.sh)
+//! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
+//!                                                  (for callgrind-tokenize.sh)
 //! ```
 
 mod timing;
+mod tokenize_bench;
 mod url_bench;
 
 use std::process::ExitCode;
@@ -24,9 +28,12 @@ use url_bench::Library;
 fn usage() -> ExitCode {
     eprintln!(
         "usage: spinneret-bench url [DATASET] [--quick]\n\
+         \x20      spinneret-bench tokenize [--quick]\n\
          \n\
-         Times parse + href for spinneret-url, ada-url and url on the shared corpus,\n\
-         then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
+         url: times parse + href for spinneret-url, ada-url and url on the shared\n\
+         corpus, then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
+         tokenize: times spinneret-html, html5ever's tokenizer and lol_html over\n\
+         every page of corpus/pages.tsv (input MB/s).\n\
          \n\
          DATASET   run only this one: {} or {}\n\
          --quick   a warm-up and one timed pass per kernel (CI smoke test)",
@@ -53,6 +60,21 @@ fn main() -> ExitCode {
         ["url", dataset] if url_bench::is_dataset(dataset) => {
             run_url(Some(dataset), quick);
             ExitCode::SUCCESS
+        }
+        ["tokenize"] => {
+            let plan = if quick { Plan::QUICK } else { Plan::THOROUGH };
+            tokenize_bench::run(plan, quick);
+            ExitCode::SUCCESS
+        }
+        // Hidden: one untimed pass, for callgrind-tokenize.sh.
+        ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {
+            match tokenize_bench::Kernel::from_kernel_name(kernel) {
+                Some(kernel) => {
+                    tokenize_bench::run_kernel(kernel);
+                    ExitCode::SUCCESS
+                }
+                None => usage(),
+            }
         }
         // Hidden: one untimed pass, for callgrind.sh.
         ["kernel", lib, dataset] if url_bench::is_dataset(dataset) => {

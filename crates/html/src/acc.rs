@@ -1,0 +1,97 @@
+//! Accumulating token text without copying when possible.
+//!
+//! An [`Acc`] collects one piece of token text (a text run, a name, a
+//! value). While everything appended is an unchanged, contiguous range of
+//! the input it stays a span of the input; the first change (a decoded
+//! character reference, a normalized newline, a replaced NUL, a lower-cased
+//! letter) copies what it has into the tokenizer's scratch buffer and
+//! appends there from then on.
+//!
+//! Invariant: at most one `Acc` is *open* (being appended to) at a time, so
+//! an owned `Acc` occupies one contiguous range of the scratch buffer.
+//! Ranges appended from the input are always cut at char boundaries (the
+//! tokenizer only stops on ASCII bytes).
+
+use crate::token::Span;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Acc {
+    start: u32,
+    end: u32,
+    owned: bool,
+}
+
+impl Acc {
+    /// An empty accumulator.
+    pub fn new() -> Acc {
+        Acc::default()
+    }
+
+    /// Whether nothing was appended.
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// Appends the unchanged input bytes `from..to`.
+    #[inline]
+    pub fn push_input(&mut self, from: usize, to: usize, input: &str, scratch: &mut String) {
+        if from == to {
+            return;
+        }
+        if !self.owned {
+            if self.start == self.end {
+                self.start = from as u32;
+                self.end = to as u32;
+                return;
+            }
+            if self.end as usize == from {
+                self.end = to as u32;
+                return;
+            }
+            self.make_owned(input, scratch);
+        }
+        scratch.push_str(&input[from..to]);
+        self.end = scratch.len() as u32;
+    }
+
+    /// Appends a character that is not the input's own text.
+    #[inline]
+    pub fn push_char(&mut self, c: char, input: &str, scratch: &mut String) {
+        if !self.owned {
+            self.make_owned(input, scratch);
+        }
+        scratch.push(c);
+        self.end = scratch.len() as u32;
+    }
+
+    /// Appends a string that is not the input's own text.
+    pub fn push_str(&mut self, s: &str, input: &str, scratch: &mut String) {
+        if !self.owned {
+            self.make_owned(input, scratch);
+        }
+        scratch.push_str(s);
+        self.end = scratch.len() as u32;
+    }
+
+    fn make_owned(&mut self, input: &str, scratch: &mut String) {
+        let start = scratch.len();
+        scratch.push_str(&input[self.start as usize..self.end as usize]);
+        self.start = start as u32;
+        self.end = scratch.len() as u32;
+        self.owned = true;
+    }
+
+    /// Where the text lives.
+    pub fn span(&self) -> Span {
+        Span {
+            start: self.start,
+            end: self.end,
+            in_scratch: self.owned,
+        }
+    }
+
+    /// The text.
+    pub fn get<'t>(&self, input: &'t str, scratch: &'t str) -> &'t str {
+        self.span().get(input, scratch)
+    }
+}

@@ -1,0 +1,37 @@
+//! A spec-exact, streaming, zero-copy HTML5 tokenizer with a tree-builder
+//! simulator.
+//!
+//! ```
+//! use spinneret_html::{Token, Tokenizer, TokenizerOptions};
+//! let mut tok = Tokenizer::new("<a href=/x>hi &amp; bye</a>", TokenizerOptions::default());
+//! let mut seen = Vec::new();
+//! while let Some(t) = tok.next_token() {
+//!     seen.push(t.to_owned());
+//! }
+//! assert_eq!(seen.len(), 3);
+//! ```
+//!
+//! The tokenizer follows the HTML Standard's tokenization section state by
+//! state. [`Tokenizer`] borrows one complete input and lends tokens that are
+//! spans of it; [`StreamTokenizer`] takes chunks of any size and produces the
+//! same tokens. Both run the tree-builder simulator by default, which
+//! switches the tokenizer into RCDATA, RAWTEXT, script data and PLAINTEXT
+//! exactly where a tree builder would, and tracks foreign content so CDATA
+//! sections are recognised only inside SVG and MathML.
+
+mod acc;
+mod char_ref;
+mod entities;
+mod error;
+mod names;
+mod simulator;
+mod stream;
+mod token;
+mod tokenizer;
+
+pub use error::{ErrorCode, ParseError};
+pub use names::LocalName;
+pub use simulator::Simulator;
+pub use stream::StreamTokenizer;
+pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token};
+pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};

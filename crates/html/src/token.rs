@@ -1,0 +1,277 @@
+//! Tokens: views of the input (or of the tokenizer's scratch space).
+//!
+//! A token borrows from the input wherever the text needed no change, and
+//! from the tokenizer's reused scratch buffers where it did (a character
+//! reference, a CR, a NUL, an upper-case letter in a name), so producing a
+//! token allocates nothing in the steady state. Tokens live until the next
+//! call to the tokenizer; [`Token::to_owned`] keeps one longer. Element and
+//! attribute names the crawler meets most are [`LocalName`]s, a small
+//! integer.
+
+use crate::names::LocalName;
+use std::fmt;
+
+/// An element or attribute name, ASCII-lower-cased as the tokenizer does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Name<'t> {
+    /// A well-known name.
+    Known(LocalName),
+    /// Any other name.
+    Other(&'t str),
+}
+
+impl<'t> Name<'t> {
+    /// The name as text.
+    pub fn as_str(&self) -> &'t str {
+        match *self {
+            Name::Known(n) => n.as_str(),
+            Name::Other(s) => s,
+        }
+    }
+
+    /// The interned name, if well known.
+    pub fn local(&self) -> Option<LocalName> {
+        match self {
+            Name::Known(n) => Some(*n),
+            Name::Other(_) => None,
+        }
+    }
+}
+
+impl fmt::Debug for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for Name<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<LocalName> for Name<'_> {
+    fn eq(&self, other: &LocalName) -> bool {
+        self.local() == Some(*other)
+    }
+}
+
+/// An attribute of a tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attribute<'t> {
+    /// The lower-cased name.
+    pub name: Name<'t>,
+    /// The value, with character references decoded.
+    pub value: &'t str,
+}
+
+/// Where a piece of token text lives: the input, or the tokenizer's
+/// scratch buffer (text that needed a change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub end: u32,
+    pub in_scratch: bool,
+}
+
+impl Span {
+    #[inline]
+    pub fn get<'t>(self, input: &'t str, scratch: &'t str) -> &'t str {
+        let src = if self.in_scratch { scratch } else { input };
+        &src[self.start as usize..self.end as usize]
+    }
+}
+
+/// An attribute as the tokenizer keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AttrRepr {
+    pub known: Option<LocalName>,
+    pub name: Span,
+    pub value: Span,
+}
+
+/// The attributes of a tag, in source order, duplicates removed (the first
+/// wins). A view: iterating allocates nothing.
+#[derive(Clone, Copy)]
+pub struct Attrs<'t> {
+    pub(crate) reprs: &'t [AttrRepr],
+    pub(crate) input: &'t str,
+    pub(crate) scratch: &'t str,
+}
+
+impl<'t> Attrs<'t> {
+    /// How many attributes.
+    pub fn len(&self) -> usize {
+        self.reprs.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.reprs.is_empty()
+    }
+
+    /// The `i`-th attribute.
+    pub fn get(&self, i: usize) -> Option<Attribute<'t>> {
+        self.reprs.get(i).map(|r| self.view(r))
+    }
+
+    fn view(&self, r: &AttrRepr) -> Attribute<'t> {
+        Attribute {
+            name: match r.known {
+                Some(n) => Name::Known(n),
+                None => Name::Other(r.name.get(self.input, self.scratch)),
+            },
+            value: r.value.get(self.input, self.scratch),
+        }
+    }
+
+    /// The attributes in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Attribute<'t>> + '_ {
+        self.reprs.iter().map(|r| self.view(r))
+    }
+
+    /// The value of the attribute called `name`.
+    pub fn value(&self, name: &str) -> Option<&'t str> {
+        self.iter().find(|a| a.name == name).map(|a| a.value)
+    }
+}
+
+impl fmt::Debug for Attrs<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for Attrs<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl Eq for Attrs<'_> {}
+
+/// A start or end tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tag<'t> {
+    /// The lower-cased tag name.
+    pub name: Name<'t>,
+    /// The attributes.
+    pub attrs: Attrs<'t>,
+    /// Whether the tag ended with `/>`.
+    pub self_closing: bool,
+}
+
+impl<'t> Tag<'t> {
+    /// The value of the first attribute called `name`.
+    pub fn attr(&self, name: &str) -> Option<&'t str> {
+        self.attrs.value(name)
+    }
+}
+
+/// A DOCTYPE token.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Doctype<'t> {
+    /// The name, lower-cased; `None` when missing.
+    pub name: Option<&'t str>,
+    /// The public identifier; `None` when missing.
+    pub public_id: Option<&'t str>,
+    /// The system identifier; `None` when missing.
+    pub system_id: Option<&'t str>,
+    /// The force-quirks flag.
+    pub force_quirks: bool,
+}
+
+/// A token.
+///
+/// Character tokens are coalesced into runs: a [`Token::Text`] ends only
+/// where the tokenizer leaves its text state for markup (or at the end), so
+/// the split points never depend on how the input was chunked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token<'t> {
+    /// A DOCTYPE.
+    Doctype(Doctype<'t>),
+    /// A start tag.
+    StartTag(Tag<'t>),
+    /// An end tag.
+    EndTag(Tag<'t>),
+    /// A comment's data.
+    Comment(&'t str),
+    /// A run of characters.
+    Text(&'t str),
+}
+
+/// A token that owns its text, for keeping tokens past the next call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OwnedToken {
+    /// A DOCTYPE: name, public id, system id, force-quirks.
+    Doctype {
+        /// The name.
+        name: Option<String>,
+        /// The public identifier.
+        public_id: Option<String>,
+        /// The system identifier.
+        system_id: Option<String>,
+        /// The force-quirks flag.
+        force_quirks: bool,
+    },
+    /// A start tag: name, attributes, self-closing flag.
+    StartTag {
+        /// The name.
+        name: String,
+        /// The attributes.
+        attrs: Vec<(String, String)>,
+        /// Whether it ended with `/>`.
+        self_closing: bool,
+    },
+    /// An end tag: name, attributes, self-closing flag.
+    EndTag {
+        /// The name.
+        name: String,
+        /// The attributes (a parse error, kept as tokenized).
+        attrs: Vec<(String, String)>,
+        /// Whether it ended with `/>`.
+        self_closing: bool,
+    },
+    /// A comment.
+    Comment(String),
+    /// A run of characters.
+    Text(String),
+}
+
+impl Token<'_> {
+    /// A copy that owns its text.
+    pub fn to_owned(&self) -> OwnedToken {
+        let attrs = |t: &Tag<'_>| {
+            t.attrs
+                .iter()
+                .map(|a| (a.name.as_str().to_owned(), a.value.to_owned()))
+                .collect()
+        };
+        match self {
+            Token::Doctype(d) => OwnedToken::Doctype {
+                name: d.name.map(str::to_owned),
+                public_id: d.public_id.map(str::to_owned),
+                system_id: d.system_id.map(str::to_owned),
+                force_quirks: d.force_quirks,
+            },
+            Token::StartTag(t) => OwnedToken::StartTag {
+                name: t.name.as_str().to_owned(),
+                attrs: attrs(t),
+                self_closing: t.self_closing,
+            },
+            Token::EndTag(t) => OwnedToken::EndTag {
+                name: t.name.as_str().to_owned(),
+                attrs: attrs(t),
+                self_closing: t.self_closing,
+            },
+            Token::Comment(c) => OwnedToken::Comment((*c).to_owned()),
+            Token::Text(t) => OwnedToken::Text((*t).to_owned()),
+        }
+    }
+}

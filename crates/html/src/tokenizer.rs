@@ -1,0 +1,2168 @@
+//! The HTML Standard's tokenizer (§13.2.5), resumable at token boundaries.
+//!
+//! The core ([`Core`]) produces one token per call from a buffer that holds
+//! the input from the current position on. A call either returns a complete
+//! token, or — when the buffer ends in the middle of one and more input may
+//! come — returns `NeedMore` having changed nothing, so the caller can append
+//! input and call again. This one mechanism gives the streaming tokenizer,
+//! the whole-input tokenizer and snapshots:
+//!
+//! - between tokens the whole state is a [`Snapshot`]: the text mode
+//!   (data, RCDATA, RAWTEXT, script data, PLAINTEXT, CDATA section), the
+//!   last start tag name (for *appropriate end tags*) and the tree-builder
+//!   simulator's state;
+//! - a token starts in one of those text modes, so tokenizing can start on
+//!   any slice that begins at a token boundary.
+//!
+//! Character tokens are coalesced into text runs that end where markup
+//! starts (or at the end of input); a run is not emitted until its end is
+//! seen, so chunking never changes where runs split.
+//!
+//! Every state of the standard is here; the spec's state names appear in the
+//! comments. The machine walks bytes: every decision is on an ASCII byte,
+//! and non-ASCII text is copied through unchanged.
+
+use crate::acc::Acc;
+use crate::char_ref::{NamedMatch, NumericError, match_named, numeric_replacement};
+use crate::error::{ErrorCode, ParseError};
+use crate::names::LocalName;
+use crate::simulator::Simulator;
+use crate::token::{AttrRepr, Attrs, Doctype, Name, Tag, Token};
+use std::collections::HashSet;
+
+/// The text states a tokenizer can start in (html5lib's *initial states*),
+/// which are also the states it can be in between two tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TextMode {
+    /// The data state.
+    #[default]
+    Data,
+    /// The RCDATA state (`title`, `textarea`).
+    Rcdata,
+    /// The RAWTEXT state (`style`, `xmp`, `iframe`, `noembed`, `noframes`).
+    Rawtext,
+    /// The script data state.
+    ScriptData,
+    /// The PLAINTEXT state.
+    Plaintext,
+    /// The CDATA section state.
+    CdataSection,
+}
+
+/// How to tokenize.
+#[derive(Clone, Debug)]
+pub struct TokenizerOptions {
+    /// The state to start in.
+    pub initial_state: TextMode,
+    /// The last start tag's name, which makes end tags *appropriate* in the
+    /// RCDATA, RAWTEXT and script data states.
+    pub last_start_tag: Option<String>,
+    /// Collect parse errors (off by default; free when off).
+    pub report_errors: bool,
+    /// Run the tree-builder simulator, which switches text modes where a
+    /// tree builder would (on by default).
+    pub simulate_tree_builder: bool,
+    /// The scripting flag: `noscript` is RAWTEXT when on (off by default,
+    /// as a crawler wants).
+    pub scripting: bool,
+}
+
+impl Default for TokenizerOptions {
+    fn default() -> Self {
+        TokenizerOptions {
+            initial_state: TextMode::Data,
+            last_start_tag: None,
+            report_errors: false,
+            simulate_tree_builder: true,
+            scripting: false,
+        }
+    }
+}
+
+/// The last start tag, for *appropriate end tag* checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+enum LastTag {
+    #[default]
+    None,
+    Known(LocalName),
+    Other(Box<str>),
+}
+
+impl LastTag {
+    fn from_name(name: &str) -> LastTag {
+        match LocalName::from_lowercase(name.as_bytes()) {
+            Some(n) => LastTag::Known(n),
+            None => LastTag::Other(name.into()),
+        }
+    }
+
+    fn from_known(known: Option<LocalName>, name: &str) -> LastTag {
+        match known {
+            Some(n) => LastTag::Known(n),
+            None => LastTag::Other(name.into()),
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            LastTag::None => None,
+            LastTag::Known(n) => Some(n.as_str()),
+            LastTag::Other(s) => Some(s),
+        }
+    }
+}
+
+/// The complete tokenizer and simulator state at a token boundary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    mode: TextMode,
+    last_start_tag: LastTag,
+    simulator: Option<Simulator>,
+}
+
+/// What one call of the core produced.
+pub(crate) enum Step<'t> {
+    Token(Token<'t>),
+    NeedMore,
+    End,
+}
+
+/// A token as built, before it is lent out.
+enum Built {
+    Text(Acc),
+    Comment(Acc),
+    Doctype {
+        name: Option<Acc>,
+        public_id: Option<Acc>,
+        system_id: Option<Acc>,
+        force_quirks: bool,
+    },
+    Tag {
+        end: bool,
+        known: Option<LocalName>,
+        name: Acc,
+        self_closing: bool,
+    },
+}
+
+/// Outcome of scanning from a token boundary.
+enum Scan {
+    Built(Built),
+    /// Input was consumed but produced no token (e.g. `</>`); go on.
+    Nothing,
+    NeedMore,
+    End,
+}
+
+/// Line/column bookkeeping for error positions (only when reporting).
+#[derive(Clone, Copy, Debug, Default)]
+struct LineCol {
+    offset: usize,
+    line: u32,
+    col: u32,
+    after_cr: bool,
+}
+
+impl LineCol {
+    fn start() -> LineCol {
+        LineCol {
+            offset: 0,
+            line: 1,
+            col: 1,
+            after_cr: false,
+        }
+    }
+
+    /// Advances over `text` (which starts at `self.offset`).
+    fn advance(&mut self, text: &str) {
+        for c in text.chars() {
+            match c {
+                '\n' if self.after_cr => {}
+                '\n' | '\r' => {
+                    self.line += 1;
+                    self.col = 1;
+                }
+                _ => self.col += c.len_utf16() as u32,
+            }
+            self.after_cr = c == '\r';
+        }
+        self.offset += text.len();
+    }
+}
+
+/// The tokenizer core: state between tokens plus reusable buffers.
+pub(crate) struct Core {
+    mode: TextMode,
+    last_start_tag: LastTag,
+    simulator: Option<Simulator>,
+    report: bool,
+    /// Offset of the buffer's first byte in the whole input.
+    pub(crate) base: usize,
+    /// Position in the buffer.
+    pub(crate) pos: usize,
+    scratch: String,
+    attrs: Vec<AttrRepr>,
+    errors: Vec<ParseError>,
+    /// Input-stream errors (control characters, noncharacters) found by
+    /// the pre-scan, merged into `errors` by offset as tokens complete.
+    stream_errors: std::collections::VecDeque<(usize, ErrorCode)>,
+    /// Position of `lc` is at or before the start of the current token.
+    lc: LineCol,
+    /// The position of the last error (a cache for `line_col_at`).
+    err_lc: LineCol,
+}
+
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0C' | b' ')
+}
+
+/// The byte at `p` as the tokenizer sees it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Peek {
+    /// End of input (the real end).
+    Eof,
+    /// End of the buffer; more input may come.
+    More,
+    /// An ASCII byte (CR already normalized to LF) and how many input bytes
+    /// it takes (2 for CRLF).
+    Ascii(u8, usize),
+    /// A non-ASCII character and its UTF-8 length.
+    Other(usize),
+}
+
+impl Core {
+    pub(crate) fn new(options: &TokenizerOptions) -> Core {
+        Core {
+            mode: options.initial_state,
+            last_start_tag: options
+                .last_start_tag
+                .as_deref()
+                .map(LastTag::from_name)
+                .unwrap_or_default(),
+            simulator: options
+                .simulate_tree_builder
+                .then(|| Simulator::new(options.scripting)),
+            report: options.report_errors,
+            base: 0,
+            pos: 0,
+            scratch: String::new(),
+            attrs: Vec::new(),
+            errors: Vec::new(),
+            stream_errors: Default::default(),
+            lc: LineCol::start(),
+            err_lc: LineCol::start(),
+        }
+    }
+
+    pub(crate) fn from_snapshot(snapshot: &Snapshot, options: &TokenizerOptions) -> Core {
+        let mut core = Core::new(options);
+        core.mode = snapshot.mode;
+        core.last_start_tag = snapshot.last_start_tag.clone();
+        core.simulator = snapshot.simulator.clone();
+        core
+    }
+
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            mode: self.mode,
+            last_start_tag: self.last_start_tag.clone(),
+            simulator: self.simulator.clone(),
+        }
+    }
+
+    pub(crate) fn errors(&self) -> &[ParseError] {
+        &self.errors
+    }
+
+    /// Pre-scan of newly available input for input-stream errors, at global
+    /// offsets starting at `base_offset`.
+    pub(crate) fn scan_stream_errors(&mut self, text: &str, base_offset: usize) {
+        if !self.report {
+            return;
+        }
+        for (i, c) in text.char_indices() {
+            let v = c as u32;
+            let code = if (0x01..=0x08).contains(&v)
+                || v == 0x0B
+                || (0x0E..=0x1F).contains(&v)
+                || (0x7F..=0x9F).contains(&v)
+            {
+                ErrorCode::ControlCharacterInInputStream
+            } else if (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE) == 0xFFFE {
+                ErrorCode::NoncharacterInInputStream
+            } else {
+                continue;
+            };
+            self.stream_errors.push_back((base_offset + i, code));
+        }
+    }
+
+    /// Moves the line/column tracker to global offset `to` over `input`
+    /// (the current buffer).
+    fn track_to(&mut self, input: &str, to: usize) {
+        if to > self.lc.offset {
+            let from = self.lc.offset - self.base;
+            let end = to - self.base;
+            self.lc.advance(&input[from..end]);
+        }
+    }
+
+    /// Called by the stream before it drops `n` consumed bytes from the
+    /// front of its buffer.
+    pub(crate) fn before_drain(&mut self, input: &str, n: usize) {
+        if self.report {
+            self.track_to(input, self.base + n);
+        }
+    }
+
+    /// The line/column at global offset `global`, counted from the last
+    /// error's position when that is on the way (errors within a token come
+    /// in order, so a token with many errors stays linear), else from the
+    /// token's start.
+    fn line_col_at(&mut self, input: &str, global: usize) -> LineCol {
+        let mut lc = if self.err_lc.offset <= global && self.err_lc.offset >= self.lc.offset {
+            self.err_lc
+        } else {
+            self.lc
+        };
+        if global >= lc.offset {
+            let from = lc.offset - self.base;
+            lc.advance(&input[from..global - self.base]);
+        }
+        self.err_lc = lc;
+        lc
+    }
+
+    fn push_error(&mut self, input: &str, code: ErrorCode, offset: usize) {
+        let global = self.base + offset;
+        let lc = self.line_col_at(input, global);
+        self.errors.push(ParseError {
+            code,
+            line: lc.line,
+            col: lc.col,
+            offset: global,
+        });
+    }
+
+    /// Merges queued input-stream errors before global offset `upto` into
+    /// the errors of the token just completed (which start at `first`).
+    fn merge_stream_errors(&mut self, input: &str, first: usize, upto: usize) {
+        if self.stream_errors.is_empty() {
+            return;
+        }
+        let mut merged: Vec<ParseError> = Vec::new();
+        let tail: Vec<ParseError> = self.errors.drain(first..).collect();
+        let mut tail = tail.into_iter().peekable();
+        while let Some(&(off, code)) = self.stream_errors.front() {
+            if off >= upto {
+                break;
+            }
+            self.stream_errors.pop_front();
+            while let Some(e) = tail.peek() {
+                if e.offset < off {
+                    merged.push(tail.next().expect("peeked"));
+                } else {
+                    break;
+                }
+            }
+            let lc = self.line_col_at(input, off);
+            merged.push(ParseError {
+                code,
+                line: lc.line,
+                col: lc.col,
+                offset: off,
+            });
+        }
+        merged.extend(tail);
+        self.errors.extend(merged);
+    }
+
+    /// Produces the next token from `input` (the buffer; `self.pos` is the
+    /// current position in it).
+    pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
+        loop {
+            let start = self.pos;
+            let mode = self.mode;
+            let nerr = self.errors.len();
+            self.scratch.clear();
+            self.attrs.clear();
+            let mut run = Run {
+                input,
+                b: input.as_bytes(),
+                at_eof,
+                core: self,
+            };
+            match run.scan(start) {
+                Scan::NeedMore => {
+                    self.pos = start;
+                    self.mode = mode;
+                    self.errors.truncate(nerr);
+                    return Step::NeedMore;
+                }
+                Scan::End => {
+                    if self.report {
+                        let end = self.base + input.len() + 1;
+                        self.merge_stream_errors(input, nerr, end);
+                    }
+                    return Step::End;
+                }
+                Scan::Nothing => {
+                    if self.report {
+                        let upto = self.base + self.pos;
+                        self.merge_stream_errors(input, nerr, upto);
+                    }
+                    continue;
+                }
+                Scan::Built(built) => {
+                    if self.report {
+                        let upto = self.base + self.pos;
+                        self.merge_stream_errors(input, nerr, upto);
+                        self.track_to(input, self.base + start);
+                    }
+                    if let Built::Tag {
+                        end,
+                        known,
+                        name,
+                        self_closing,
+                    } = &built
+                    {
+                        let name = name.get(input, &self.scratch);
+                        let attrs = Attrs {
+                            reprs: &self.attrs,
+                            input,
+                            scratch: &self.scratch,
+                        };
+                        let tag_name = match known {
+                            Some(n) => Name::Known(*n),
+                            None => Name::Other(name),
+                        };
+                        if *end {
+                            if let Some(sim) = &mut self.simulator {
+                                sim.end_tag(tag_name);
+                            }
+                        } else if let Some(sim) = &mut self.simulator {
+                            // The last start tag matters only in the text
+                            // modes the simulator switches to, right after
+                            // the tag that switched: record it then.
+                            if let Some(mode) = sim.start_tag(tag_name, &attrs, *self_closing) {
+                                self.mode = mode;
+                                self.last_start_tag = LastTag::from_known(*known, name);
+                            }
+                        } else {
+                            self.last_start_tag = LastTag::from_known(*known, name);
+                        }
+                    }
+                    return Step::Token(self.view(built, input));
+                }
+            }
+        }
+    }
+
+    fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
+        let scratch = self.scratch.as_str();
+        let get = |a: Acc| a.get(input, scratch);
+        match built {
+            Built::Text(a) => Token::Text(get(a)),
+            Built::Comment(a) => Token::Comment(get(a)),
+            Built::Doctype {
+                name,
+                public_id,
+                system_id,
+                force_quirks,
+            } => Token::Doctype(Doctype {
+                name: name.map(get),
+                public_id: public_id.map(get),
+                system_id: system_id.map(get),
+                force_quirks,
+            }),
+            Built::Tag {
+                end,
+                known,
+                name,
+                self_closing,
+            } => {
+                let tag = Tag {
+                    name: match known {
+                        Some(n) => Name::Known(n),
+                        None => Name::Other(get(name)),
+                    },
+                    attrs: Attrs {
+                        reprs: &self.attrs,
+                        input,
+                        scratch,
+                    },
+                    self_closing,
+                };
+                if end {
+                    Token::EndTag(tag)
+                } else {
+                    Token::StartTag(tag)
+                }
+            }
+        }
+    }
+}
+
+/// One scan from a token boundary over the current buffer.
+struct Run<'a, 'c> {
+    input: &'a str,
+    b: &'a [u8],
+    at_eof: bool,
+    core: &'c mut Core,
+}
+
+/// Early exit from a scan when the buffer ends mid-token.
+struct NeedMore;
+
+type R<T> = Result<T, NeedMore>;
+
+#[inline]
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+/// What a tag-building state does next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum TagState {
+    TagName,
+    BeforeAttrName,
+    AttrName,
+    AfterAttrName,
+    BeforeAttrValue,
+    AttrValueDq,
+    AttrValueSq,
+    AttrValueUnquoted,
+    AfterAttrValueQuoted,
+    SelfClosingStartTag,
+}
+
+/// Comment states.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CommentState {
+    Start,
+    StartDash,
+    Comment,
+    LessThan,
+    LessThanBang,
+    LessThanBangDash,
+    LessThanBangDashDash,
+    EndDash,
+    End,
+    EndBang,
+}
+
+/// DOCTYPE states.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DoctypeState {
+    Doctype,
+    BeforeName,
+    Name,
+    AfterName,
+    AfterPublicKeyword,
+    BeforePublicId,
+    PublicIdDq,
+    PublicIdSq,
+    AfterPublicId,
+    BetweenPublicAndSystem,
+    AfterSystemKeyword,
+    BeforeSystemId,
+    SystemIdDq,
+    SystemIdSq,
+    AfterSystemId,
+    Bogus,
+}
+
+/// Script data sub-states within one text run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ScriptState {
+    Data,
+    EscapeStart,
+    EscapeStartDash,
+    Escaped,
+    EscapedDash,
+    EscapedDashDash,
+    EscapedLessThan,
+    DoubleEscapeStart,
+    DoubleEscaped,
+    DoubleEscapedDash,
+    DoubleEscapedDashDash,
+    DoubleEscapedLessThan,
+    DoubleEscapeEnd,
+}
+
+impl<'a> Run<'a, '_> {
+    #[inline]
+    fn peek(&self, p: usize) -> Peek {
+        match self.b.get(p) {
+            None => {
+                if self.at_eof {
+                    Peek::Eof
+                } else {
+                    Peek::More
+                }
+            }
+            Some(b'\r') => match self.b.get(p + 1) {
+                Some(b'\n') => Peek::Ascii(b'\n', 2),
+                Some(_) => Peek::Ascii(b'\n', 1),
+                None if self.at_eof => Peek::Ascii(b'\n', 1),
+                None => Peek::More,
+            },
+            Some(&c) if c < 0x80 => Peek::Ascii(c, 1),
+            Some(&c) => Peek::Other(utf8_len(c)),
+        }
+    }
+
+    #[inline]
+    fn err(&mut self, code: ErrorCode, p: usize) {
+        if self.core.report {
+            self.core.push_error(self.input, code, p);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, acc: &mut Acc, from: usize, to: usize) {
+        acc.push_input(from, to, self.input, &mut self.core.scratch);
+    }
+
+    #[inline]
+    fn push_char(&mut self, acc: &mut Acc, c: char) {
+        acc.push_char(c, self.input, &mut self.core.scratch);
+    }
+
+    /// Appends the character at `p` (of source length `len`, normalized
+    /// byte `c`) to `acc`: CR/CRLF become LF.
+    #[inline]
+    fn push_normalized(&mut self, acc: &mut Acc, p: usize, c: u8, len: usize) {
+        if c == b'\n' && self.b[p] == b'\r' {
+            self.push_char(acc, '\n');
+        } else {
+            self.push(acc, p, p + len);
+        }
+    }
+
+    fn finish_text(&mut self, acc: Acc, p: usize) -> Scan {
+        self.core.pos = p;
+        if acc.is_empty() {
+            Scan::Nothing
+        } else {
+            Scan::Built(Built::Text(acc))
+        }
+    }
+
+    fn scan(&mut self, start: usize) -> Scan {
+        let r = match self.core.mode {
+            TextMode::Data => self.data(start),
+            TextMode::Rcdata => self.rcdata_rawtext(start, true),
+            TextMode::Rawtext => self.rcdata_rawtext(start, false),
+            TextMode::ScriptData => self.script_data(start),
+            TextMode::Plaintext => self.plaintext(start),
+            TextMode::CdataSection => self.cdata(start),
+        };
+        match r {
+            Ok(Scan::Nothing) if start == self.b.len() && self.at_eof && self.core.pos == start => {
+                Scan::End
+            }
+            Ok(s) => s,
+            Err(NeedMore) => Scan::NeedMore,
+        }
+    }
+
+    /// The end of a text run: nothing more, or a text token.
+    fn end_of_input(&mut self, acc: Acc, p: usize) -> R<Scan> {
+        self.core.pos = p;
+        Ok(if acc.is_empty() {
+            Scan::End
+        } else {
+            Scan::Built(Built::Text(acc))
+        })
+    }
+
+    /// The position of the next byte in `from..` that the data state must
+    /// look at.
+    #[inline]
+    fn find_data_special(&self, from: usize) -> usize {
+        let rest = &self.b[from..];
+        if self.core.report {
+            rest.iter()
+                .position(|&c| matches!(c, b'<' | b'&' | b'\r' | 0))
+                .map_or(self.b.len(), |i| from + i)
+        } else {
+            memchr::memchr3(b'<', b'&', b'\r', rest).map_or(self.b.len(), |i| from + i)
+        }
+    }
+
+    // Tokenizer: data state
+    fn data(&mut self, start: usize) -> R<Scan> {
+        let mut acc = Acc::new();
+        let mut p = start;
+        loop {
+            let q = self.find_data_special(p);
+            self.push(&mut acc, p, q);
+            p = q;
+            match self.peek(p) {
+                Peek::Eof => return self.end_of_input(acc, p),
+                Peek::More => return Err(NeedMore),
+                Peek::Ascii(b'<', _) => match self.b.get(p + 1) {
+                    None if !self.at_eof => return Err(NeedMore),
+                    None => {
+                        // Tag open state: EOF.
+                        self.err(ErrorCode::EofBeforeTagName, p + 1);
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                    }
+                    Some(&c) if c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?') => {
+                        if !acc.is_empty() {
+                            return Ok(self.finish_text(acc, p));
+                        }
+                        return self.markup(p);
+                    }
+                    Some(_) => {
+                        // Tag open state: anything else.
+                        self.err(ErrorCode::InvalidFirstCharacterOfTagName, p + 1);
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                    }
+                },
+                Peek::Ascii(b'&', _) => p = self.char_ref(p, &mut acc, false)?,
+                Peek::Ascii(b'\n', len) => {
+                    self.push_char(&mut acc, '\n');
+                    p += len;
+                }
+                Peek::Ascii(0, _) => {
+                    self.err(ErrorCode::UnexpectedNullCharacter, p);
+                    self.push(&mut acc, p, p + 1);
+                    p += 1;
+                }
+                Peek::Ascii(_, len) | Peek::Other(len) => {
+                    self.push(&mut acc, p, p + len);
+                    p += len;
+                }
+            }
+        }
+    }
+
+    // Tokenizer: RCDATA state / RAWTEXT state
+    fn rcdata_rawtext(&mut self, start: usize, rcdata: bool) -> R<Scan> {
+        let mut acc = Acc::new();
+        let mut p = start;
+        loop {
+            let rest = &self.b[p..];
+            let q = rest
+                .iter()
+                .position(|&c| matches!(c, b'<' | b'\r' | 0) || (rcdata && c == b'&'))
+                .map_or(self.b.len(), |i| p + i);
+            self.push(&mut acc, p, q);
+            p = q;
+            match self.peek(p) {
+                Peek::Eof => return self.end_of_input(acc, p),
+                Peek::More => return Err(NeedMore),
+                Peek::Ascii(b'<', _) => {
+                    if self.appropriate_end_tag_at(p)? {
+                        if !acc.is_empty() {
+                            return Ok(self.finish_text(acc, p));
+                        }
+                        return self.special_end_tag(p);
+                    }
+                    self.push(&mut acc, p, p + 1);
+                    p += 1;
+                }
+                Peek::Ascii(b'&', _) => p = self.char_ref(p, &mut acc, false)?,
+                Peek::Ascii(b'\n', len) => {
+                    self.push_char(&mut acc, '\n');
+                    p += len;
+                }
+                Peek::Ascii(0, _) => {
+                    self.err(ErrorCode::UnexpectedNullCharacter, p);
+                    self.push_char(&mut acc, '\u{FFFD}');
+                    p += 1;
+                }
+                Peek::Ascii(_, len) | Peek::Other(len) => {
+                    self.push(&mut acc, p, p + len);
+                    p += len;
+                }
+            }
+        }
+    }
+
+    // Tokenizer: PLAINTEXT state
+    fn plaintext(&mut self, start: usize) -> R<Scan> {
+        let mut acc = Acc::new();
+        let mut p = start;
+        loop {
+            let q = memchr::memchr2(b'\r', 0, &self.b[p..]).map_or(self.b.len(), |i| p + i);
+            self.push(&mut acc, p, q);
+            p = q;
+            match self.peek(p) {
+                Peek::Eof => return self.end_of_input(acc, p),
+                Peek::More => return Err(NeedMore),
+                Peek::Ascii(b'\n', len) => {
+                    self.push_char(&mut acc, '\n');
+                    p += len;
+                }
+                Peek::Ascii(_, _) | Peek::Other(_) => {
+                    self.err(ErrorCode::UnexpectedNullCharacter, p);
+                    self.push_char(&mut acc, '\u{FFFD}');
+                    p += 1;
+                }
+            }
+        }
+    }
+
+    // Tokenizer: CDATA section state (+ bracket and end states)
+    fn cdata(&mut self, start: usize) -> R<Scan> {
+        let mut acc = Acc::new();
+        let mut p = start;
+        loop {
+            let q = memchr::memchr2(b']', b'\r', &self.b[p..]).map_or(self.b.len(), |i| p + i);
+            self.push(&mut acc, p, q);
+            p = q;
+            match self.peek(p) {
+                Peek::Eof => {
+                    self.err(ErrorCode::EofInCdata, p);
+                    // The end of input is handled: leave the section.
+                    self.core.mode = TextMode::Data;
+                    return self.end_of_input(acc, p);
+                }
+                Peek::More => return Err(NeedMore),
+                Peek::Ascii(b'\n', len) => {
+                    self.push_char(&mut acc, '\n');
+                    p += len;
+                }
+                Peek::Ascii(b']', _) => {
+                    // CDATA section bracket state / end state.
+                    let mut q = p + 1;
+                    match self.peek(q) {
+                        Peek::More => return Err(NeedMore),
+                        Peek::Ascii(b']', _) => {}
+                        _ => {
+                            self.push(&mut acc, p, p + 1);
+                            p += 1;
+                            continue;
+                        }
+                    }
+                    // At least "]]": extra ']' are emitted.
+                    q += 1;
+                    loop {
+                        match self.peek(q) {
+                            Peek::More => return Err(NeedMore),
+                            Peek::Ascii(b']', _) => q += 1,
+                            Peek::Ascii(b'>', _) => {
+                                self.push(&mut acc, p, q - 2);
+                                self.core.mode = TextMode::Data;
+                                return Ok(self.finish_text(acc, q + 1));
+                            }
+                            _ => break,
+                        }
+                    }
+                    self.push(&mut acc, p, q);
+                    p = q;
+                }
+                Peek::Ascii(_, len) | Peek::Other(len) => {
+                    self.push(&mut acc, p, p + len);
+                    p += len;
+                }
+            }
+        }
+    }
+
+    /// Whether `<` at `p` starts an appropriate end tag: `</` + the last
+    /// start tag's name (ASCII case-insensitive) + whitespace, `/` or `>`.
+    fn appropriate_end_tag_at(&self, p: usize) -> R<bool> {
+        match self.peek(p + 1) {
+            Peek::More => return Err(NeedMore),
+            Peek::Ascii(b'/', _) => {}
+            _ => return Ok(false),
+        }
+        let Some(name) = self.core.last_start_tag.as_str() else {
+            // No last start tag: no end tag is appropriate, but the name
+            // must still be read to know that; nothing to wait for.
+            return Ok(false);
+        };
+        let from = p + 2;
+        for (i, want) in name.bytes().enumerate() {
+            match self.b.get(from + i) {
+                None if !self.at_eof => return Err(NeedMore),
+                Some(&c) if c.to_ascii_lowercase() == want && c.is_ascii_alphabetic() => {}
+                _ => return Ok(false),
+            }
+        }
+        Ok(match self.peek(from + name.len()) {
+            Peek::More => return Err(NeedMore),
+            Peek::Ascii(c, _) => is_ws(c) || c == b'/' || c == b'>',
+            _ => false,
+        })
+    }
+
+    /// An appropriate end tag in RCDATA, RAWTEXT or script data at `p`.
+    fn special_end_tag(&mut self, p: usize) -> R<Scan> {
+        self.tag(p + 2, true)
+    }
+
+    // Tokenizer: script data state and its escaped / double-escaped states
+    fn script_data(&mut self, start: usize) -> R<Scan> {
+        use ScriptState as S;
+        let mut acc = Acc::new();
+        let mut p = start;
+        let mut st = S::Data;
+        // The temporary buffer of the double-escape states, only ever
+        // compared with "script": how much of it matches, or None once it
+        // cannot.
+        let mut temp: Option<usize> = Some(0);
+        loop {
+            if st == S::Data {
+                let q =
+                    memchr::memchr3(b'<', b'\r', 0, &self.b[p..]).map_or(self.b.len(), |i| p + i);
+                self.push(&mut acc, p, q);
+                p = q;
+            }
+            let (c, len) = match self.peek(p) {
+                Peek::More => return Err(NeedMore),
+                Peek::Eof => {
+                    if !matches!(st, S::Data | S::EscapeStart | S::EscapeStartDash) {
+                        self.err(ErrorCode::EofInScriptHtmlCommentLikeText, p);
+                    }
+                    return self.end_of_input(acc, p);
+                }
+                Peek::Ascii(c, len) => (c, len),
+                Peek::Other(len) => (0x80, len),
+            };
+            // NUL and CR are handled the same way in every sub-state that
+            // emits them; states that reconsume fall through first.
+            let emit = |run: &mut Self, acc: &mut Acc| {
+                if c == 0 {
+                    run.err(ErrorCode::UnexpectedNullCharacter, p);
+                    run.push_char(acc, '\u{FFFD}');
+                } else {
+                    run.push_normalized(acc, p, c, len);
+                }
+            };
+            match st {
+                S::Data => {
+                    if c == b'<' {
+                        // Script data less-than sign state, decided by
+                        // looking one byte ahead.
+                        match self.peek(p + 1) {
+                            Peek::More => return Err(NeedMore),
+                            Peek::Ascii(b'/', _) => {
+                                if self.appropriate_end_tag_at(p)? {
+                                    if !acc.is_empty() {
+                                        return Ok(self.finish_text(acc, p));
+                                    }
+                                    return self.special_end_tag(p);
+                                }
+                                self.push(&mut acc, p, p + 2);
+                                p += 2;
+                                st = S::Data;
+                            }
+                            Peek::Ascii(b'!', _) => {
+                                self.push(&mut acc, p, p + 2);
+                                p += 2;
+                                st = S::EscapeStart;
+                            }
+                            _ => {
+                                self.push(&mut acc, p, p + 1);
+                                p += 1;
+                                st = S::Data;
+                            }
+                        }
+                        continue;
+                    }
+                    emit(self, &mut acc);
+                    p += len;
+                }
+                S::EscapeStart | S::EscapeStartDash => {
+                    if c == b'-' {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = if st == S::EscapeStart {
+                            S::EscapeStartDash
+                        } else {
+                            S::EscapedDashDash
+                        };
+                    } else {
+                        st = S::Data;
+                    }
+                }
+                S::Escaped | S::EscapedDash | S::EscapedDashDash => match c {
+                    b'-' => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = match st {
+                            S::Escaped => S::EscapedDash,
+                            _ => S::EscapedDashDash,
+                        };
+                    }
+                    b'<' => st = S::EscapedLessThan,
+                    b'>' if st == S::EscapedDashDash => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = S::Data;
+                    }
+                    _ => {
+                        emit(self, &mut acc);
+                        p += len;
+                        st = S::Escaped;
+                    }
+                },
+                S::EscapedLessThan => {
+                    // `p` is at '<'.
+                    match self.peek(p + 1) {
+                        Peek::More => return Err(NeedMore),
+                        Peek::Ascii(b'/', _) => {
+                            if self.appropriate_end_tag_at(p)? {
+                                if !acc.is_empty() {
+                                    return Ok(self.finish_text(acc, p));
+                                }
+                                return self.special_end_tag(p);
+                            }
+                            self.push(&mut acc, p, p + 2);
+                            p += 2;
+                            st = S::Escaped;
+                        }
+                        Peek::Ascii(a, _) if a.is_ascii_alphabetic() => {
+                            self.push(&mut acc, p, p + 1);
+                            p += 1;
+                            temp = Some(0);
+                            st = S::DoubleEscapeStart;
+                        }
+                        _ => {
+                            self.push(&mut acc, p, p + 1);
+                            p += 1;
+                            st = S::Escaped;
+                        }
+                    }
+                }
+                S::DoubleEscapeStart | S::DoubleEscapeEnd => {
+                    if is_ws(c) || c == b'/' || c == b'>' {
+                        let is_script = temp == Some(6);
+                        st = match (st, is_script) {
+                            (S::DoubleEscapeStart, true) => S::DoubleEscaped,
+                            (S::DoubleEscapeStart, false) => S::Escaped,
+                            (_, true) => S::Escaped,
+                            (_, false) => S::DoubleEscaped,
+                        };
+                        self.push_normalized(&mut acc, p, c, len);
+                        p += len;
+                    } else if c.is_ascii_alphabetic() {
+                        temp = temp.and_then(|n| {
+                            (n < 6 && b"script"[n] == c.to_ascii_lowercase()).then_some(n + 1)
+                        });
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                    } else {
+                        st = if st == S::DoubleEscapeStart {
+                            S::Escaped
+                        } else {
+                            S::DoubleEscaped
+                        };
+                    }
+                }
+                S::DoubleEscaped | S::DoubleEscapedDash | S::DoubleEscapedDashDash => match c {
+                    b'-' => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = match st {
+                            S::DoubleEscaped => S::DoubleEscapedDash,
+                            _ => S::DoubleEscapedDashDash,
+                        };
+                    }
+                    b'<' => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = S::DoubleEscapedLessThan;
+                    }
+                    b'>' if st == S::DoubleEscapedDashDash => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = S::Data;
+                    }
+                    _ => {
+                        emit(self, &mut acc);
+                        p += len;
+                        st = S::DoubleEscaped;
+                    }
+                },
+                S::DoubleEscapedLessThan => {
+                    if c == b'/' {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        temp = Some(0);
+                        st = S::DoubleEscapeEnd;
+                    } else {
+                        st = S::DoubleEscaped;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Run<'a, '_> {
+    // Tokenizer: tag open state (at '<', followed by a letter, '/', '!' or '?')
+    fn markup(&mut self, p: usize) -> R<Scan> {
+        let q = p + 1;
+        match self.b[q] {
+            b'!' => self.markup_declaration_open(q + 1),
+            b'/' => {
+                // End tag open state.
+                match self.peek(q + 1) {
+                    Peek::More => Err(NeedMore),
+                    Peek::Ascii(c, _) if c.is_ascii_alphabetic() => self.tag(q + 1, true),
+                    Peek::Ascii(b'>', _) => {
+                        self.err(ErrorCode::MissingEndTagName, q + 1);
+                        self.core.pos = q + 2;
+                        Ok(Scan::Nothing)
+                    }
+                    Peek::Eof => {
+                        self.err(ErrorCode::EofBeforeTagName, q + 1);
+                        let mut acc = Acc::new();
+                        self.push(&mut acc, p, q + 1);
+                        Ok(self.finish_text(acc, q + 1))
+                    }
+                    _ => {
+                        self.err(ErrorCode::InvalidFirstCharacterOfTagName, q + 1);
+                        self.bogus_comment(q + 1)
+                    }
+                }
+            }
+            b'?' => {
+                self.err(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName, q);
+                self.bogus_comment(q)
+            }
+            _ => self.tag(q, false),
+        }
+    }
+
+    /// Whether the input at `p` starts with `word` (ASCII case-insensitive
+    /// when `fold`), waiting for more input when it cannot tell yet.
+    fn starts_with_at(&self, p: usize, word: &[u8], fold: bool) -> R<bool> {
+        for (i, &w) in word.iter().enumerate() {
+            match self.b.get(p + i) {
+                None if !self.at_eof => return Err(NeedMore),
+                None => return Ok(false),
+                Some(&c) => {
+                    let same = if fold {
+                        c.eq_ignore_ascii_case(&w)
+                    } else {
+                        c == w
+                    };
+                    if !same {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    // Tokenizer: markup declaration open state (after "<!")
+    fn markup_declaration_open(&mut self, p: usize) -> R<Scan> {
+        if self.starts_with_at(p, b"--", false)? {
+            return self.comment(p + 2);
+        }
+        if self.starts_with_at(p, b"DOCTYPE", true)? {
+            return self.doctype(p + 7);
+        }
+        if self.starts_with_at(p, b"[CDATA[", false)? {
+            let foreign = self
+                .core
+                .simulator
+                .as_ref()
+                .is_some_and(|s| s.in_foreign_content());
+            if foreign {
+                self.core.mode = TextMode::CdataSection;
+                self.core.pos = p + 7;
+                return Ok(Scan::Nothing);
+            }
+            // Reported at the last character of "[CDATA[".
+            self.err(ErrorCode::CdataInHtmlContent, p + 6);
+            return self.bogus_comment(p);
+        }
+        self.err(ErrorCode::IncorrectlyOpenedComment, p);
+        self.bogus_comment(p)
+    }
+
+    // Tokenizer: bogus comment state (data starts at `p`)
+    fn bogus_comment(&mut self, mut p: usize) -> R<Scan> {
+        let mut acc = Acc::new();
+        loop {
+            let q = memchr::memchr3(b'>', b'\r', 0, &self.b[p..]).map_or(self.b.len(), |i| p + i);
+            self.push(&mut acc, p, q);
+            p = q;
+            match self.peek(p) {
+                Peek::More => return Err(NeedMore),
+                Peek::Eof => {
+                    self.core.pos = p;
+                    return Ok(Scan::Built(Built::Comment(acc)));
+                }
+                Peek::Ascii(b'>', _) => {
+                    self.core.pos = p + 1;
+                    return Ok(Scan::Built(Built::Comment(acc)));
+                }
+                Peek::Ascii(b'\n', len) => {
+                    self.push_char(&mut acc, '\n');
+                    p += len;
+                }
+                Peek::Ascii(_, _) | Peek::Other(_) => {
+                    self.err(ErrorCode::UnexpectedNullCharacter, p);
+                    self.push_char(&mut acc, '\u{FFFD}');
+                    p += 1;
+                }
+            }
+        }
+    }
+
+    // Tokenizer: comment start state and the comment states (after "<!--")
+    fn comment(&mut self, mut p: usize) -> R<Scan> {
+        use CommentState as C;
+        let mut acc = Acc::new();
+        let mut st = C::Start;
+        let done = |run: &mut Self, acc: Acc, end: usize| -> R<Scan> {
+            run.core.pos = end;
+            Ok(Scan::Built(Built::Comment(acc)))
+        };
+        loop {
+            if st == C::Comment {
+                let q = memchr::memchr3(b'-', b'<', b'\r', &self.b[p..])
+                    .map_or(self.b.len(), |i| p + i);
+                // NUL is rare in comments: check the run once.
+                let q = match memchr::memchr(0, &self.b[p..q]) {
+                    Some(i) => p + i,
+                    None => q,
+                };
+                self.push(&mut acc, p, q);
+                p = q;
+            }
+            let (c, len) = match self.peek(p) {
+                Peek::More => return Err(NeedMore),
+                Peek::Eof => {
+                    // Every comment state ends the same way at EOF (those
+                    // that reconsume get there too).
+                    self.err(ErrorCode::EofInComment, p);
+                    return done(self, acc, p);
+                }
+                Peek::Ascii(c, len) => (c, len),
+                Peek::Other(len) => (0x80, len),
+            };
+            match st {
+                C::Start => match c {
+                    b'-' => {
+                        st = C::StartDash;
+                        p += 1;
+                    }
+                    b'>' => {
+                        self.err(ErrorCode::AbruptClosingOfEmptyComment, p);
+                        return done(self, acc, p + 1);
+                    }
+                    _ => st = C::Comment,
+                },
+                C::StartDash => match c {
+                    b'-' => {
+                        st = C::End;
+                        p += 1;
+                    }
+                    b'>' => {
+                        self.err(ErrorCode::AbruptClosingOfEmptyComment, p);
+                        return done(self, acc, p + 1);
+                    }
+                    _ => {
+                        self.push(&mut acc, p - 1, p);
+                        st = C::Comment;
+                    }
+                },
+                C::Comment => match c {
+                    b'<' => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = C::LessThan;
+                    }
+                    b'-' => {
+                        p += 1;
+                        st = C::EndDash;
+                    }
+                    0 => {
+                        self.err(ErrorCode::UnexpectedNullCharacter, p);
+                        self.push_char(&mut acc, '\u{FFFD}');
+                        p += 1;
+                    }
+                    _ => {
+                        self.push_normalized(&mut acc, p, c, len);
+                        p += len;
+                    }
+                },
+                C::LessThan => match c {
+                    b'!' => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                        st = C::LessThanBang;
+                    }
+                    b'<' => {
+                        self.push(&mut acc, p, p + 1);
+                        p += 1;
+                    }
+                    _ => st = C::Comment,
+                },
+                C::LessThanBang => {
+                    if c == b'-' {
+                        p += 1;
+                        st = C::LessThanBangDash;
+                    } else {
+                        st = C::Comment;
+                    }
+                }
+                C::LessThanBangDash => {
+                    if c == b'-' {
+                        p += 1;
+                        st = C::LessThanBangDashDash;
+                    } else {
+                        // Reconsume in the comment end dash state: the dash
+                        // consumed is pending there.
+                        st = C::EndDash;
+                    }
+                }
+                C::LessThanBangDashDash => {
+                    if c != b'>' {
+                        self.err(ErrorCode::NestedComment, p);
+                    }
+                    st = C::End;
+                }
+                C::EndDash => {
+                    if c == b'-' {
+                        p += 1;
+                        st = C::End;
+                    } else {
+                        // Append the pending '-'.
+                        self.push(&mut acc, p - 1, p);
+                        st = C::Comment;
+                    }
+                }
+                C::End => match c {
+                    b'>' => return done(self, acc, p + 1),
+                    b'!' => {
+                        p += 1;
+                        st = C::EndBang;
+                    }
+                    b'-' => {
+                        // Append one '-' of the pending "--"; two stay pending.
+                        self.push(&mut acc, p - 2, p - 1);
+                        p += 1;
+                    }
+                    _ => {
+                        self.push(&mut acc, p - 2, p);
+                        st = C::Comment;
+                    }
+                },
+                C::EndBang => match c {
+                    b'-' => {
+                        self.push(&mut acc, p - 3, p);
+                        p += 1;
+                        st = C::EndDash;
+                    }
+                    b'>' => {
+                        self.err(ErrorCode::IncorrectlyClosedComment, p);
+                        return done(self, acc, p + 1);
+                    }
+                    _ => {
+                        self.push(&mut acc, p - 3, p);
+                        st = C::Comment;
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The attribute being built.
+#[derive(Clone, Copy, Default)]
+struct AttrBuild {
+    name: Acc,
+    value: Acc,
+    duplicate: bool,
+}
+
+impl<'a> Run<'a, '_> {
+    /// Whether an attribute named like `name` is already on the tag.
+    fn has_attr(&self, name: Acc, seen: &mut Option<HashSet<Box<str>>>) -> bool {
+        let scratch = self.core.scratch.as_str();
+        let name = name.get(self.input, scratch);
+        if self.core.attrs.len() < 16 {
+            return self
+                .core
+                .attrs
+                .iter()
+                .any(|a| a.name.get(self.input, scratch) == name);
+        }
+        let set = seen.get_or_insert_with(|| {
+            self.core
+                .attrs
+                .iter()
+                .map(|a| a.name.get(self.input, scratch).into())
+                .collect()
+        });
+        set.contains(name)
+    }
+
+    fn finish_attr(&mut self, attr: &mut Option<AttrBuild>, seen: &mut Option<HashSet<Box<str>>>) {
+        if let Some(a) = attr.take()
+            && !a.duplicate
+        {
+            let name = a.name.get(self.input, &self.core.scratch);
+            if let Some(set) = seen {
+                set.insert(name.into());
+            }
+            self.core.attrs.push(AttrRepr {
+                known: LocalName::from_lowercase(name.as_bytes()),
+                name: a.name.span(),
+                value: a.value.span(),
+            });
+        }
+    }
+
+    /// Leaving the attribute name state: the duplicate-attribute check.
+    fn check_duplicate(
+        &mut self,
+        attr: &mut Option<AttrBuild>,
+        seen: &mut Option<HashSet<Box<str>>>,
+        p: usize,
+    ) {
+        if let Some(a) = attr
+            && self.has_attr(a.name, seen)
+        {
+            a.duplicate = true;
+            self.err(ErrorCode::DuplicateAttribute, p);
+        }
+    }
+
+    fn emit_tag(&mut self, end: bool, name: Acc, self_closing: bool, gt: usize) -> R<Scan> {
+        if end {
+            if !self.core.attrs.is_empty() {
+                self.err(ErrorCode::EndTagWithAttributes, gt);
+            }
+            if self_closing {
+                self.err(ErrorCode::EndTagWithTrailingSolidus, gt);
+            }
+        }
+        let known = LocalName::from_lowercase(name.get(self.input, &self.core.scratch).as_bytes());
+        self.core.mode = TextMode::Data;
+        self.core.pos = gt + 1;
+        Ok(Scan::Built(Built::Tag {
+            end,
+            known,
+            name,
+            self_closing,
+        }))
+    }
+
+    // Tokenizer: tag name state and the attribute states
+    fn tag(&mut self, name_start: usize, end: bool) -> R<Scan> {
+        use TagState as T;
+        let mut p = name_start;
+        let mut name = Acc::new();
+        let mut st = T::TagName;
+        let mut attr: Option<AttrBuild> = None;
+        let mut seen: Option<HashSet<Box<str>>> = None;
+        let mut self_closing = false;
+        loop {
+            if st == T::TagName {
+                let q = self.b[p..]
+                    .iter()
+                    .position(|&c| {
+                        is_ws(c) || matches!(c, b'/' | b'>' | b'\r' | 0) || c.is_ascii_uppercase()
+                    })
+                    .map_or(self.b.len(), |i| p + i);
+                self.push(&mut name, p, q);
+                p = q;
+            }
+            let (c, len) = match self.peek(p) {
+                Peek::More => return Err(NeedMore),
+                Peek::Eof => {
+                    // EOF in any tag state (reconsuming states get here).
+                    self.err(ErrorCode::EofInTag, p);
+                    self.core.pos = p;
+                    return Ok(Scan::End);
+                }
+                Peek::Ascii(c, len) => (c, len),
+                Peek::Other(len) => (0x80, len),
+            };
+            match st {
+                T::TagName => match c {
+                    c if is_ws(c) => {
+                        p += len;
+                        st = T::BeforeAttrName;
+                    }
+                    b'/' => {
+                        p += 1;
+                        st = T::SelfClosingStartTag;
+                    }
+                    b'>' => return self.emit_tag(end, name, self_closing, p),
+                    0 => {
+                        self.err(ErrorCode::UnexpectedNullCharacter, p);
+                        self.push_char(&mut name, '\u{FFFD}');
+                        p += 1;
+                    }
+                    c => {
+                        // Upper case (the scan stops only there otherwise).
+                        self.push_char(&mut name, c.to_ascii_lowercase() as char);
+                        p += 1;
+                    }
+                },
+                T::BeforeAttrName => match c {
+                    c if is_ws(c) => p += len,
+                    b'/' | b'>' => st = T::AfterAttrName,
+                    b'=' => {
+                        self.err(ErrorCode::UnexpectedEqualsSignBeforeAttributeName, p);
+                        self.finish_attr(&mut attr, &mut seen);
+                        let mut a = AttrBuild::default();
+                        self.push(&mut a.name, p, p + 1);
+                        attr = Some(a);
+                        p += 1;
+                        st = T::AttrName;
+                    }
+                    _ => {
+                        self.finish_attr(&mut attr, &mut seen);
+                        attr = Some(AttrBuild::default());
+                        st = T::AttrName;
+                    }
+                },
+                T::AttrName => {
+                    let a = attr.as_mut().expect("in an attribute");
+                    match c {
+                        c if is_ws(c) || c == b'/' || c == b'>' => {
+                            self.check_duplicate(&mut attr, &mut seen, p);
+                            st = T::AfterAttrName;
+                        }
+                        b'=' => {
+                            self.check_duplicate(&mut attr, &mut seen, p);
+                            p += 1;
+                            st = T::BeforeAttrValue;
+                        }
+                        0 => {
+                            self.err(ErrorCode::UnexpectedNullCharacter, p);
+                            let mut n = a.name;
+                            self.push_char(&mut n, '\u{FFFD}');
+                            attr.as_mut().expect("in an attribute").name = n;
+                            p += 1;
+                        }
+                        c => {
+                            if matches!(c, b'"' | b'\'' | b'<') {
+                                self.err(ErrorCode::UnexpectedCharacterInAttributeName, p);
+                            }
+                            let mut n = a.name;
+                            if c.is_ascii_uppercase() {
+                                self.push_char(&mut n, c.to_ascii_lowercase() as char);
+                            } else {
+                                // A run of ordinary name bytes at once.
+                                let q = self.b[p..]
+                                    .iter()
+                                    .position(|&c| {
+                                        is_ws(c)
+                                            || matches!(
+                                                c,
+                                                b'/' | b'>'
+                                                    | b'='
+                                                    | b'\r'
+                                                    | 0
+                                                    | b'"'
+                                                    | b'\''
+                                                    | b'<'
+                                            )
+                                            || c.is_ascii_uppercase()
+                                    })
+                                    .map_or(self.b.len(), |i| p + i)
+                                    .max(p + len);
+                                self.push(&mut n, p, q);
+                                p = q - 1;
+                            }
+                            attr.as_mut().expect("in an attribute").name = n;
+                            p += 1;
+                        }
+                    }
+                }
+                T::AfterAttrName => match c {
+                    c if is_ws(c) => p += len,
+                    b'/' => {
+                        p += 1;
+                        st = T::SelfClosingStartTag;
+                    }
+                    b'=' => {
+                        p += 1;
+                        st = T::BeforeAttrValue;
+                    }
+                    b'>' => {
+                        self.finish_attr(&mut attr, &mut seen);
+                        return self.emit_tag(end, name, self_closing, p);
+                    }
+                    _ => {
+                        self.finish_attr(&mut attr, &mut seen);
+                        attr = Some(AttrBuild::default());
+                        st = T::AttrName;
+                    }
+                },
+                T::BeforeAttrValue => match c {
+                    c if is_ws(c) => p += len,
+                    b'"' => {
+                        p += 1;
+                        st = T::AttrValueDq;
+                    }
+                    b'\'' => {
+                        p += 1;
+                        st = T::AttrValueSq;
+                    }
+                    b'>' => {
+                        self.err(ErrorCode::MissingAttributeValue, p);
+                        self.finish_attr(&mut attr, &mut seen);
+                        return self.emit_tag(end, name, self_closing, p);
+                    }
+                    _ => st = T::AttrValueUnquoted,
+                },
+                T::AttrValueDq | T::AttrValueSq => {
+                    let quote = if st == T::AttrValueDq { b'"' } else { b'\'' };
+                    let mut v = attr.as_ref().expect("in an attribute").value;
+                    // A run of ordinary value bytes at once.
+                    let q = memchr::memchr3(quote, b'&', b'\r', &self.b[p..])
+                        .map_or(self.b.len(), |i| p + i);
+                    let q = match memchr::memchr(0, &self.b[p..q]) {
+                        Some(i) => p + i,
+                        None => q,
+                    };
+                    if q > p {
+                        self.push(&mut v, p, q);
+                        p = q;
+                    } else {
+                        match c {
+                            c if c == quote => {
+                                p += 1;
+                                st = T::AfterAttrValueQuoted;
+                            }
+                            b'&' => p = self.char_ref(p, &mut v, true)?,
+                            0 => {
+                                self.err(ErrorCode::UnexpectedNullCharacter, p);
+                                self.push_char(&mut v, '\u{FFFD}');
+                                p += 1;
+                            }
+                            _ => {
+                                self.push_normalized(&mut v, p, c, len);
+                                p += len;
+                            }
+                        }
+                    }
+                    attr.as_mut().expect("in an attribute").value = v;
+                }
+                T::AttrValueUnquoted => {
+                    let mut v = attr.as_ref().expect("in an attribute").value;
+                    match c {
+                        c if is_ws(c) => {
+                            p += len;
+                            st = T::BeforeAttrName;
+                        }
+                        b'&' => p = self.char_ref(p, &mut v, true)?,
+                        b'>' => {
+                            self.finish_attr(&mut attr, &mut seen);
+                            return self.emit_tag(end, name, self_closing, p);
+                        }
+                        0 => {
+                            self.err(ErrorCode::UnexpectedNullCharacter, p);
+                            self.push_char(&mut v, '\u{FFFD}');
+                            p += 1;
+                        }
+                        _ => {
+                            if matches!(c, b'"' | b'\'' | b'<' | b'=' | b'`') {
+                                self.err(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue, p);
+                            }
+                            self.push(&mut v, p, p + len);
+                            p += len;
+                        }
+                    }
+                    if let Some(a) = attr.as_mut() {
+                        a.value = v;
+                    }
+                }
+                T::AfterAttrValueQuoted => match c {
+                    c if is_ws(c) => {
+                        p += len;
+                        st = T::BeforeAttrName;
+                    }
+                    b'/' => {
+                        p += 1;
+                        st = T::SelfClosingStartTag;
+                    }
+                    b'>' => {
+                        self.finish_attr(&mut attr, &mut seen);
+                        return self.emit_tag(end, name, self_closing, p);
+                    }
+                    _ => {
+                        self.err(ErrorCode::MissingWhitespaceBetweenAttributes, p);
+                        st = T::BeforeAttrName;
+                    }
+                },
+                T::SelfClosingStartTag => match c {
+                    b'>' => {
+                        self_closing = true;
+                        self.finish_attr(&mut attr, &mut seen);
+                        return self.emit_tag(end, name, self_closing, p);
+                    }
+                    _ => {
+                        self.err(ErrorCode::UnexpectedSolidusInTag, p);
+                        st = T::BeforeAttrName;
+                    }
+                },
+            }
+        }
+    }
+
+    // Tokenizer: character reference state (at '&'); appends the result to
+    // `acc` and returns the position to continue from (the return state
+    // reconsumes there).
+    fn char_ref(&mut self, amp: usize, acc: &mut Acc, in_attr: bool) -> R<usize> {
+        let p = amp + 1;
+        match self.peek(p) {
+            Peek::More => Err(NeedMore),
+            Peek::Ascii(c, _) if c.is_ascii_alphanumeric() => {
+                self.named_char_ref(amp, acc, in_attr)
+            }
+            Peek::Ascii(b'#', _) => self.numeric_char_ref(amp, acc),
+            _ => {
+                self.push(acc, amp, p);
+                Ok(p)
+            }
+        }
+    }
+
+    // Tokenizer: named character reference state
+    fn named_char_ref(&mut self, amp: usize, acc: &mut Acc, in_attr: bool) -> R<usize> {
+        let p = amp + 1;
+        match match_named(&self.b[p..], self.at_eof) {
+            NamedMatch::NeedMore => Err(NeedMore),
+            NamedMatch::Found { len, chars } => {
+                let end = p + len;
+                let last_is_semicolon = self.b[end - 1] == b';';
+                if in_attr && !last_is_semicolon {
+                    match self.peek(end) {
+                        Peek::More => return Err(NeedMore),
+                        Peek::Ascii(c, _) if c == b'=' || c.is_ascii_alphanumeric() => {
+                            // Historical: flush the consumed text as is.
+                            self.push(acc, amp, end);
+                            return Ok(end);
+                        }
+                        _ => {}
+                    }
+                }
+                if !last_is_semicolon {
+                    self.err(ErrorCode::MissingSemicolonAfterCharacterReference, end);
+                }
+                acc.push_str(chars, self.input, &mut self.core.scratch);
+                Ok(end)
+            }
+            NamedMatch::NotFound => {
+                // Flush "&", then the ambiguous ampersand state.
+                let mut q = p;
+                loop {
+                    match self.peek(q) {
+                        Peek::More => return Err(NeedMore),
+                        Peek::Ascii(c, _) if c.is_ascii_alphanumeric() => q += 1,
+                        Peek::Ascii(b';', _) => {
+                            self.err(ErrorCode::UnknownNamedCharacterReference, q);
+                            break;
+                        }
+                        _ => break,
+                    }
+                }
+                self.push(acc, amp, q);
+                Ok(q)
+            }
+        }
+    }
+
+    // Tokenizer: numeric character reference state and its successors
+    fn numeric_char_ref(&mut self, amp: usize, acc: &mut Acc) -> R<usize> {
+        let mut q = amp + 2;
+        let hex = match self.peek(q) {
+            Peek::More => return Err(NeedMore),
+            Peek::Ascii(b'x' | b'X', _) => {
+                q += 1;
+                true
+            }
+            _ => false,
+        };
+        let radix = if hex { 16 } else { 10 };
+        let digits_start = q;
+        let mut value: u32 = 0;
+        loop {
+            match self.peek(q) {
+                Peek::More => return Err(NeedMore),
+                Peek::Ascii(c, _) if (c as char).is_digit(radix) => {
+                    let d = (c as char).to_digit(radix).expect("checked");
+                    value = value.saturating_mul(radix).saturating_add(d).min(0x110000);
+                    q += 1;
+                }
+                _ => break,
+            }
+        }
+        if q == digits_start {
+            // Absence of digits: flush "&#" or "&#x" and reconsume.
+            self.err(ErrorCode::AbsenceOfDigitsInNumericCharacterReference, q);
+            self.push(acc, amp, q);
+            return Ok(q);
+        }
+        match self.peek(q) {
+            Peek::Ascii(b';', _) => q += 1,
+            _ => self.err(ErrorCode::MissingSemicolonAfterCharacterReference, q),
+        }
+        // Numeric character reference end state.
+        let (c, error) = numeric_replacement(value);
+        if let Some(e) = error {
+            let code = match e {
+                NumericError::Null => ErrorCode::NullCharacterReference,
+                NumericError::OutsideUnicodeRange => {
+                    ErrorCode::CharacterReferenceOutsideUnicodeRange
+                }
+                NumericError::Surrogate => ErrorCode::SurrogateCharacterReference,
+                NumericError::Noncharacter => ErrorCode::NoncharacterCharacterReference,
+                NumericError::Control => ErrorCode::ControlCharacterReference,
+            };
+            self.err(code, q);
+        }
+        self.push_char(acc, c);
+        Ok(q)
+    }
+}
+
+impl<'a> Run<'a, '_> {
+    // Tokenizer: DOCTYPE state and its successors (after "<!DOCTYPE")
+    fn doctype(&mut self, mut p: usize) -> R<Scan> {
+        use DoctypeState as D;
+        let mut st = D::Doctype;
+        let mut name: Option<Acc> = None;
+        let mut public_id: Option<Acc> = None;
+        let mut system_id: Option<Acc> = None;
+        let mut force_quirks = false;
+        macro_rules! emit {
+            ($end:expr) => {{
+                self.core.pos = $end;
+                return Ok(Scan::Built(Built::Doctype {
+                    name,
+                    public_id,
+                    system_id,
+                    force_quirks,
+                }));
+            }};
+        }
+        loop {
+            let (c, len) = match self.peek(p) {
+                Peek::More => return Err(NeedMore),
+                Peek::Eof => {
+                    if st != D::Bogus {
+                        self.err(ErrorCode::EofInDoctype, p);
+                        // Every DOCTYPE state but the bogus one sets
+                        // force-quirks at EOF.
+                        force_quirks = true;
+                    }
+                    emit!(p)
+                }
+                Peek::Ascii(c, len) => (c, len),
+                Peek::Other(len) => (0x80, len),
+            };
+            match st {
+                D::Doctype => {
+                    if is_ws(c) {
+                        p += len;
+                    } else if c != b'>' {
+                        self.err(ErrorCode::MissingWhitespaceBeforeDoctypeName, p);
+                    }
+                    st = D::BeforeName;
+                }
+                D::BeforeName => match c {
+                    c if is_ws(c) => p += len,
+                    b'>' => {
+                        self.err(ErrorCode::MissingDoctypeName, p);
+                        force_quirks = true;
+                        emit!(p + 1)
+                    }
+                    _ => {
+                        name = Some(Acc::new());
+                        st = D::Name;
+                    }
+                },
+                D::Name => {
+                    let acc = name.as_mut().expect("name started");
+                    match c {
+                        c if is_ws(c) => {
+                            p += len;
+                            st = D::AfterName;
+                        }
+                        b'>' => emit!(p + 1),
+                        0 => {
+                            self.err(ErrorCode::UnexpectedNullCharacter, p);
+                            acc.push_char('\u{FFFD}', self.input, &mut self.core.scratch);
+                            p += 1;
+                        }
+                        c if c.is_ascii_uppercase() => {
+                            acc.push_char(
+                                c.to_ascii_lowercase() as char,
+                                self.input,
+                                &mut self.core.scratch,
+                            );
+                            p += 1;
+                        }
+                        _ => {
+                            acc.push_input(p, p + len, self.input, &mut self.core.scratch);
+                            p += len;
+                        }
+                    }
+                }
+                D::AfterName => match c {
+                    c if is_ws(c) => p += len,
+                    b'>' => emit!(p + 1),
+                    _ => {
+                        if self.starts_with_at(p, b"PUBLIC", true)? {
+                            p += 6;
+                            st = D::AfterPublicKeyword;
+                        } else if self.starts_with_at(p, b"SYSTEM", true)? {
+                            p += 6;
+                            st = D::AfterSystemKeyword;
+                        } else {
+                            self.err(ErrorCode::InvalidCharacterSequenceAfterDoctypeName, p);
+                            force_quirks = true;
+                            st = D::Bogus;
+                        }
+                    }
+                },
+                D::AfterPublicKeyword | D::BeforePublicId => match c {
+                    c if is_ws(c) => {
+                        p += len;
+                        st = D::BeforePublicId;
+                    }
+                    b'"' | b'\'' => {
+                        if st == D::AfterPublicKeyword {
+                            self.err(ErrorCode::MissingWhitespaceAfterDoctypePublicKeyword, p);
+                        }
+                        public_id = Some(Acc::new());
+                        st = if c == b'"' {
+                            D::PublicIdDq
+                        } else {
+                            D::PublicIdSq
+                        };
+                        p += 1;
+                    }
+                    b'>' => {
+                        self.err(ErrorCode::MissingDoctypePublicIdentifier, p);
+                        force_quirks = true;
+                        emit!(p + 1)
+                    }
+                    _ => {
+                        self.err(ErrorCode::MissingQuoteBeforeDoctypePublicIdentifier, p);
+                        force_quirks = true;
+                        st = D::Bogus;
+                    }
+                },
+                D::PublicIdDq | D::PublicIdSq | D::SystemIdDq | D::SystemIdSq => {
+                    let quote = if matches!(st, D::PublicIdDq | D::SystemIdDq) {
+                        b'"'
+                    } else {
+                        b'\''
+                    };
+                    let public = matches!(st, D::PublicIdDq | D::PublicIdSq);
+                    let acc = if public {
+                        public_id.as_mut()
+                    } else {
+                        system_id.as_mut()
+                    }
+                    .expect("identifier started");
+                    match c {
+                        c if c == quote => {
+                            p += 1;
+                            st = if public {
+                                D::AfterPublicId
+                            } else {
+                                D::AfterSystemId
+                            };
+                        }
+                        0 => {
+                            self.err(ErrorCode::UnexpectedNullCharacter, p);
+                            acc.push_char('\u{FFFD}', self.input, &mut self.core.scratch);
+                            p += 1;
+                        }
+                        b'>' => {
+                            self.err(
+                                if public {
+                                    ErrorCode::AbruptDoctypePublicIdentifier
+                                } else {
+                                    ErrorCode::AbruptDoctypeSystemIdentifier
+                                },
+                                p,
+                            );
+                            force_quirks = true;
+                            emit!(p + 1)
+                        }
+                        b'\n' if self.b[p] == b'\r' => {
+                            acc.push_char('\n', self.input, &mut self.core.scratch);
+                            p += len;
+                        }
+                        _ => {
+                            acc.push_input(p, p + len, self.input, &mut self.core.scratch);
+                            p += len;
+                        }
+                    }
+                }
+                D::AfterPublicId | D::BetweenPublicAndSystem => match c {
+                    c if is_ws(c) => {
+                        p += len;
+                        st = D::BetweenPublicAndSystem;
+                    }
+                    b'>' => emit!(p + 1),
+                    b'"' | b'\'' => {
+                        if st == D::AfterPublicId {
+                            self.err(ErrorCode::MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers, p);
+                        }
+                        system_id = Some(Acc::new());
+                        st = if c == b'"' {
+                            D::SystemIdDq
+                        } else {
+                            D::SystemIdSq
+                        };
+                        p += 1;
+                    }
+                    _ => {
+                        self.err(ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier, p);
+                        force_quirks = true;
+                        st = D::Bogus;
+                    }
+                },
+                D::AfterSystemKeyword | D::BeforeSystemId => match c {
+                    c if is_ws(c) => {
+                        p += len;
+                        st = D::BeforeSystemId;
+                    }
+                    b'"' | b'\'' => {
+                        if st == D::AfterSystemKeyword {
+                            self.err(ErrorCode::MissingWhitespaceAfterDoctypeSystemKeyword, p);
+                        }
+                        system_id = Some(Acc::new());
+                        st = if c == b'"' {
+                            D::SystemIdDq
+                        } else {
+                            D::SystemIdSq
+                        };
+                        p += 1;
+                    }
+                    b'>' => {
+                        self.err(ErrorCode::MissingDoctypeSystemIdentifier, p);
+                        force_quirks = true;
+                        emit!(p + 1)
+                    }
+                    _ => {
+                        self.err(ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier, p);
+                        force_quirks = true;
+                        st = D::Bogus;
+                    }
+                },
+                D::AfterSystemId => match c {
+                    c if is_ws(c) => p += len,
+                    b'>' => emit!(p + 1),
+                    _ => {
+                        self.err(
+                            ErrorCode::UnexpectedCharacterAfterDoctypeSystemIdentifier,
+                            p,
+                        );
+                        st = D::Bogus;
+                    }
+                },
+                D::Bogus => match c {
+                    b'>' => emit!(p + 1),
+                    0 => {
+                        self.err(ErrorCode::UnexpectedNullCharacter, p);
+                        p += 1;
+                    }
+                    _ => p += len,
+                },
+            }
+        }
+    }
+}
+
+/// Tokenizes one complete input. Tokens are spans of it (or of the
+/// tokenizer's scratch space) and live until the next call.
+pub struct Tokenizer<'a> {
+    input: &'a str,
+    core: Core,
+    done: bool,
+}
+
+impl<'a> Tokenizer<'a> {
+    /// A tokenizer over `input`.
+    pub fn new(input: &'a str, options: TokenizerOptions) -> Tokenizer<'a> {
+        let mut core = Core::new(&options);
+        core.scan_stream_errors(input, 0);
+        Tokenizer {
+            input,
+            core,
+            done: false,
+        }
+    }
+
+    /// A tokenizer over `input` — which starts at a token boundary of some
+    /// document — in the state `snapshot` recorded there.
+    pub fn from_snapshot(
+        input: &'a str,
+        snapshot: &Snapshot,
+        options: TokenizerOptions,
+    ) -> Tokenizer<'a> {
+        let mut core = Core::from_snapshot(snapshot, &options);
+        core.scan_stream_errors(input, 0);
+        Tokenizer {
+            input,
+            core,
+            done: false,
+        }
+    }
+
+    /// The next token, or `None` at the end.
+    pub fn next_token(&mut self) -> Option<Token<'_>> {
+        if self.done {
+            return None;
+        }
+        match self.core.step(self.input, true) {
+            Step::Token(t) => Some(t),
+            Step::End => {
+                self.done = true;
+                None
+            }
+            Step::NeedMore => unreachable!("a whole input never needs more"),
+        }
+    }
+
+    /// The byte offset where the next token starts.
+    pub fn offset(&self) -> usize {
+        self.core.pos
+    }
+
+    /// The state at the current token boundary.
+    pub fn snapshot(&self) -> Snapshot {
+        self.core.snapshot()
+    }
+
+    /// The parse errors so far (when `report_errors` is on).
+    pub fn errors(&self) -> &[ParseError] {
+        self.core.errors()
+    }
+}
+
+/// Tokenizes `input`, calling `sink` for each token, and returns the parse
+/// errors (empty unless `options.report_errors`).
+pub fn tokenize(
+    input: &str,
+    options: TokenizerOptions,
+    mut sink: impl FnMut(Token<'_>),
+) -> Vec<ParseError> {
+    let mut t = Tokenizer::new(input, options);
+    while let Some(token) = t.next_token() {
+        sink(token);
+    }
+    t.core.errors
+}
