@@ -275,3 +275,22 @@ impl Token<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interned_names_round_trip() {
+        for name in LocalName::ALL {
+            assert_eq!(
+                LocalName::from_lowercase(name.as_str().as_bytes()),
+                Some(*name)
+            );
+            assert_eq!(name.as_str(), name.as_str().to_ascii_lowercase());
+        }
+        for other in ["", "x", "divv", "dIv", "annotation-xml2", "scrip"] {
+            assert_eq!(LocalName::from_lowercase(other.as_bytes()), None, "{other}");
+        }
+    }
+}

@@ -120,6 +120,21 @@ pub struct Snapshot {
     simulator: Option<Simulator>,
 }
 
+impl Snapshot {
+    /// The text mode the tokenizer is in at this boundary.
+    pub fn text_mode(&self) -> TextMode {
+        self.mode
+    }
+
+    /// Whether the simulator is inside SVG or MathML content (where CDATA
+    /// sections are recognised).
+    pub fn in_foreign_content(&self) -> bool {
+        self.simulator
+            .as_ref()
+            .is_some_and(Simulator::in_foreign_content)
+    }
+}
+
 /// What one call of the core produced.
 pub(crate) enum Step<'t> {
     Token(Token<'t>),
@@ -210,6 +225,73 @@ pub(crate) struct Core {
     lc: LineCol,
     /// The position of the last error (a cache for `line_col_at`).
     err_lc: LineCol,
+}
+
+/// Byte classes: which bytes end a run of ordinary bytes in each context.
+const STOP_TAG_NAME: u8 = 1;
+const STOP_ATTR_NAME: u8 = 2;
+const STOP_DQ_VALUE: u8 = 4;
+const STOP_SQ_VALUE: u8 = 8;
+const STOP_UNQUOTED_VALUE: u8 = 16;
+const STOP_RCDATA: u8 = 32;
+const STOP_RAWTEXT: u8 = 64;
+const STOP_DATA_CHECKED: u8 = 128;
+
+static STOP: [u8; 256] = build_stop_table();
+
+const fn build_stop_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let ws = matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r');
+        let special = c == 0 || c == b'\r';
+        let mut f = 0;
+        if ws || special || matches!(c, b'/' | b'>') || c.is_ascii_uppercase() {
+            f |= STOP_TAG_NAME;
+        }
+        if ws
+            || special
+            || matches!(c, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<')
+            || c.is_ascii_uppercase()
+        {
+            f |= STOP_ATTR_NAME;
+        }
+        if special || matches!(c, b'"' | b'&') {
+            f |= STOP_DQ_VALUE;
+        }
+        if special || matches!(c, b'\'' | b'&') {
+            f |= STOP_SQ_VALUE;
+        }
+        if ws || special || matches!(c, b'&' | b'>' | b'"' | b'\'' | b'<' | b'=' | b'`') {
+            f |= STOP_UNQUOTED_VALUE;
+        }
+        if special || matches!(c, b'<' | b'&') {
+            f |= STOP_RCDATA | STOP_DATA_CHECKED;
+        }
+        if special || c == b'<' {
+            f |= STOP_RAWTEXT;
+        }
+        t[i] = f;
+        i += 1;
+    }
+    t
+}
+
+/// The first index at or after `i` whose byte is in `mask`'s class, or
+/// `b.len()`. Eight bytes are decided per branch.
+#[inline]
+fn run_end(b: &[u8], mut i: usize, mask: u8) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        if chunk.iter().fold(0, |acc, &c| acc | STOP[c as usize]) & mask != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && STOP[b[i] as usize] & mask == 0 {
+        i += 1;
+    }
+    i
 }
 
 #[inline]
@@ -689,9 +771,7 @@ impl<'a> Run<'a, '_> {
     fn find_data_special(&self, from: usize) -> usize {
         let rest = &self.b[from..];
         if self.core.report {
-            rest.iter()
-                .position(|&c| matches!(c, b'<' | b'&' | b'\r' | 0))
-                .map_or(self.b.len(), |i| from + i)
+            run_end(self.b, from, STOP_DATA_CHECKED)
         } else {
             memchr::memchr3(b'<', b'&', b'\r', rest).map_or(self.b.len(), |i| from + i)
         }
@@ -752,11 +832,7 @@ impl<'a> Run<'a, '_> {
         let mut acc = Acc::new();
         let mut p = start;
         loop {
-            let rest = &self.b[p..];
-            let q = rest
-                .iter()
-                .position(|&c| matches!(c, b'<' | b'\r' | 0) || (rcdata && c == b'&'))
-                .map_or(self.b.len(), |i| p + i);
+            let q = run_end(self.b, p, if rcdata { STOP_RCDATA } else { STOP_RAWTEXT });
             self.push(&mut acc, p, q);
             p = q;
             match self.peek(p) {
@@ -1470,12 +1546,7 @@ impl<'a> Run<'a, '_> {
         let mut self_closing = false;
         loop {
             if st == T::TagName {
-                let q = self.b[p..]
-                    .iter()
-                    .position(|&c| {
-                        is_ws(c) || matches!(c, b'/' | b'>' | b'\r' | 0) || c.is_ascii_uppercase()
-                    })
-                    .map_or(self.b.len(), |i| p + i);
+                let q = run_end(self.b, p, STOP_TAG_NAME);
                 self.push(&mut name, p, q);
                 p = q;
             }
@@ -1558,24 +1629,7 @@ impl<'a> Run<'a, '_> {
                                 self.push_char(&mut n, c.to_ascii_lowercase() as char);
                             } else {
                                 // A run of ordinary name bytes at once.
-                                let q = self.b[p..]
-                                    .iter()
-                                    .position(|&c| {
-                                        is_ws(c)
-                                            || matches!(
-                                                c,
-                                                b'/' | b'>'
-                                                    | b'='
-                                                    | b'\r'
-                                                    | 0
-                                                    | b'"'
-                                                    | b'\''
-                                                    | b'<'
-                                            )
-                                            || c.is_ascii_uppercase()
-                                    })
-                                    .map_or(self.b.len(), |i| p + i)
-                                    .max(p + len);
+                                let q = run_end(self.b, p + len, STOP_ATTR_NAME);
                                 self.push(&mut n, p, q);
                                 p = q - 1;
                             }
@@ -1625,12 +1679,12 @@ impl<'a> Run<'a, '_> {
                     let quote = if st == T::AttrValueDq { b'"' } else { b'\'' };
                     let mut v = attr.as_ref().expect("in an attribute").value;
                     // A run of ordinary value bytes at once.
-                    let q = memchr::memchr3(quote, b'&', b'\r', &self.b[p..])
-                        .map_or(self.b.len(), |i| p + i);
-                    let q = match memchr::memchr(0, &self.b[p..q]) {
-                        Some(i) => p + i,
-                        None => q,
+                    let stop = if quote == b'"' {
+                        STOP_DQ_VALUE
+                    } else {
+                        STOP_SQ_VALUE
                     };
+                    let q = run_end(self.b, p, stop);
                     if q > p {
                         self.push(&mut v, p, q);
                         p = q;
@@ -1675,8 +1729,9 @@ impl<'a> Run<'a, '_> {
                             if matches!(c, b'"' | b'\'' | b'<' | b'=' | b'`') {
                                 self.err(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue, p);
                             }
-                            self.push(&mut v, p, p + len);
-                            p += len;
+                            let q = run_end(self.b, p + len, STOP_UNQUOTED_VALUE);
+                            self.push(&mut v, p, q);
+                            p = q;
                         }
                     }
                     if let Some(a) = attr.as_mut() {

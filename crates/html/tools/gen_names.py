@@ -49,10 +49,15 @@ pub enum LocalName {''']
     out += ["}", "", "impl LocalName {", "    /// The name as text.",
             "    pub fn as_str(self) -> &'static str {", "        match self {"]
     out += [f'            LocalName::{variant(n)} => "{n}",' for n in names]
-    out += ["        }", "    }", "", "    /// Looks up an already lower-cased name.", "    #[inline]",
+    out += ["        }", "    }", "", "    /// Looks up an already lower-cased name. The match on byte strings",
+            "    /// compiles to a switch on the length and a few comparisons; it",
+            "    /// measured faster than a hash table probe.", "    #[inline]",
             "    pub fn from_lowercase(name: &[u8]) -> Option<LocalName> {", "        Some(match name {"]
     out += [f'            b"{n}" => LocalName::{variant(n)},' for n in names]
-    out += ["            _ => return None,", "        })", "    }", "}", ""]
+    out += ["            _ => return None,", "        })", "    }", "", "    /// Every name, in declaration order.",
+            "    pub const ALL: &'static [LocalName] = &["]
+    out += [f"        LocalName::{variant(n)}," for n in names]
+    out += ["    ];", "}", ""]
     with open("src/names.rs", "w") as f:
         f.write("\n".join(out))
 
