@@ -1459,24 +1459,36 @@ impl<'a> Run<'a, '_> {
 struct AttrBuild {
     name: Acc,
     value: Acc,
+    /// The interned name, looked up when the name is complete.
+    known: Option<LocalName>,
     duplicate: bool,
 }
 
 impl<'a> Run<'a, '_> {
     /// Whether an attribute named like `name` is already on the tag.
-    fn has_attr(&self, name: Acc, seen: &mut Option<HashSet<Box<str>>>) -> bool {
+    fn has_attr(
+        &self,
+        name: Acc,
+        known: Option<LocalName>,
+        seen: &mut Option<HashSet<Box<str>>>,
+    ) -> bool {
+        let attrs = &self.core.attrs;
+        if attrs.is_empty() {
+            return false;
+        }
+        if let Some(k) = known {
+            // Interned names are unique: comparing ids is comparing names.
+            return attrs.iter().any(|a| a.known == Some(k));
+        }
         let scratch = self.core.scratch.as_str();
         let name = name.get(self.input, scratch);
-        if self.core.attrs.len() < 16 {
-            return self
-                .core
-                .attrs
+        if attrs.len() < 16 {
+            return attrs
                 .iter()
-                .any(|a| a.name.get(self.input, scratch) == name);
+                .any(|a| a.known.is_none() && a.name.get(self.input, scratch) == name);
         }
         let set = seen.get_or_insert_with(|| {
-            self.core
-                .attrs
+            attrs
                 .iter()
                 .map(|a| a.name.get(self.input, scratch).into())
                 .collect()
@@ -1493,7 +1505,7 @@ impl<'a> Run<'a, '_> {
                 set.insert(name.into());
             }
             self.core.attrs.push(AttrRepr {
-                known: LocalName::from_lowercase(name.as_bytes()),
+                known: a.known,
                 name: a.name.span(),
                 value: a.value.span(),
             });
@@ -1507,11 +1519,13 @@ impl<'a> Run<'a, '_> {
         seen: &mut Option<HashSet<Box<str>>>,
         p: usize,
     ) {
-        if let Some(a) = attr
-            && self.has_attr(a.name, seen)
-        {
-            a.duplicate = true;
-            self.err(ErrorCode::DuplicateAttribute, p);
+        if let Some(a) = attr {
+            a.known =
+                LocalName::from_lowercase(a.name.get(self.input, &self.core.scratch).as_bytes());
+            if self.has_attr(a.name, a.known, seen) {
+                a.duplicate = true;
+                self.err(ErrorCode::DuplicateAttribute, p);
+            }
         }
     }
 
