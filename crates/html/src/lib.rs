@@ -35,3 +35,9 @@ pub use simulator::Simulator;
 pub use stream::StreamTokenizer;
 pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token};
 pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};
+
+/// The README's examples (URL and HTML), compiled and run as doctests so
+/// they stay true. (`spinneret-url` is a dev-dependency for this.)
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -21,14 +21,16 @@
 //! points, so the current node is known.
 //!
 //! Where it can differ from a full tree builder (cases that need insertion
-//! modes or the whole open-elements stack): `title`/`style`/`script` start
-//! tags that a tree builder would ignore or move (e.g. inside `<select>`,
-//! after `</html>` in "after after body", `<noscript>` in head with
-//! scripting off parsed as markup); end tags of HTML elements opened before
-//! the foreign subtree, which are assumed to close it; misnested foreign
-//! markup that the adoption agency or table foster parenting would
-//! rearrange. The corpus test in `tests/simulator.rs` counts how often the
-//! text-mode decisions disagree with a full tree builder.
+//! modes or the whole open-elements stack): a start tag a tree builder
+//! ignores in its insertion mode (e.g. `<script>` in a frameset document);
+//! an end tag inside SVG/MathML that is not open there, which the simulator
+//! assumes closes an element opened before the subtree (and the subtree
+//! with it) while the tree builder may ignore it (a stray `</span>`, or
+//! `</div>` blocked by an integration point); misnested foreign markup that
+//! the adoption agency or foster parenting rearranges.
+//! `tests/simulator.rs` compares every raw-text element against html5ever's
+//! tree builder on the whole corpus (45,394 elements, all agreeing) and
+//! keeps a minimal repro of each known difference.
 
 use crate::LocalName;
 use crate::TextMode;
@@ -325,8 +327,12 @@ impl Simulator {
                 return;
             }
         }
-        // Not open in the tracked part: it closes something opened before
-        // the foreign subtree, and the subtree with it.
-        self.stack.clear();
+        // Not open in the tracked part. `</body>` and `</html>` never pop
+        // elements in a tree builder; any other end tag is assumed to close
+        // something opened before the foreign subtree, and the subtree with
+        // it.
+        if !matches!(local, Some(LocalName::Body | LocalName::Html)) {
+            self.stack.clear();
+        }
     }
 }

@@ -49,8 +49,3 @@ pub use percent_encoding::{EncodedPiece, QueryEncoder};
 pub use scheme::SchemeType;
 pub use search_params::{SearchParams, SearchParamsIter, parse_urlencoded, serialize_urlencoded};
 pub use url::Url;
-
-/// The README's examples, compiled and run as doctests so they stay true.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct ReadmeDoctests;
