@@ -1611,6 +1611,27 @@ impl<'a> Run<'a, '_> {
                     }
                     _ => {
                         self.finish_attr(&mut attr, &mut seen);
+                        // The common shape, name="value" with ordinary
+                        // bytes, without a state transition per character
+                        // class. Anything else takes the states below.
+                        let q = run_end(self.b, p, STOP_ATTR_NAME);
+                        if q > p && self.b.get(q) == Some(&b'=') && self.b.get(q + 1) == Some(&b'"')
+                        {
+                            let v_end = run_end(self.b, q + 2, STOP_DQ_VALUE);
+                            if self.b.get(v_end) == Some(&b'"') {
+                                let mut a = AttrBuild::default();
+                                self.push(&mut a.name, p, q);
+                                attr = Some(a);
+                                // Leaving the attribute name state at '='.
+                                self.check_duplicate(&mut attr, &mut seen, q);
+                                let mut v = Acc::new();
+                                self.push(&mut v, q + 2, v_end);
+                                attr.as_mut().expect("just set").value = v;
+                                p = v_end + 1;
+                                st = T::AfterAttrValueQuoted;
+                                continue;
+                            }
+                        }
                         attr = Some(AttrBuild::default());
                         st = T::AttrName;
                     }
