@@ -225,6 +225,11 @@ pub(crate) struct Core {
     lc: LineCol,
     /// The position of the last error (a cache for `line_col_at`).
     err_lc: LineCol,
+    /// Names of the current tag's attributes, filled only for tags with
+    /// many attributes (the duplicate check stays linear); `attr_set_used`
+    /// says whether it describes the current tag.
+    attr_set: HashSet<Box<str>>,
+    attr_set_used: bool,
 }
 
 /// Byte classes: which bytes end a run of ordinary bytes in each context.
@@ -334,6 +339,8 @@ impl Core {
             stream_errors: Default::default(),
             lc: LineCol::start(),
             err_lc: LineCol::start(),
+            attr_set: HashSet::new(),
+            attr_set_used: false,
         }
     }
 
@@ -1466,13 +1473,10 @@ struct AttrBuild {
 
 impl<'a> Run<'a, '_> {
     /// Whether an attribute named like `name` is already on the tag.
-    fn has_attr(
-        &self,
-        name: Acc,
-        known: Option<LocalName>,
-        seen: &mut Option<HashSet<Box<str>>>,
-    ) -> bool {
-        let attrs = &self.core.attrs;
+    fn has_attr(&mut self, name: Acc, known: Option<LocalName>) -> bool {
+        let input = self.input;
+        let core = &mut *self.core;
+        let attrs = &core.attrs;
         if attrs.is_empty() {
             return false;
         }
@@ -1480,29 +1484,30 @@ impl<'a> Run<'a, '_> {
             // Interned names are unique: comparing ids is comparing names.
             return attrs.iter().any(|a| a.known == Some(k));
         }
-        let scratch = self.core.scratch.as_str();
-        let name = name.get(self.input, scratch);
+        let scratch = core.scratch.as_str();
+        let name = name.get(input, scratch);
         if attrs.len() < 16 {
             return attrs
                 .iter()
-                .any(|a| a.known.is_none() && a.name.get(self.input, scratch) == name);
+                .any(|a| a.known.is_none() && a.name.get(input, scratch) == name);
         }
-        let set = seen.get_or_insert_with(|| {
-            attrs
-                .iter()
-                .map(|a| a.name.get(self.input, scratch).into())
-                .collect()
-        });
-        set.contains(name)
+        if !core.attr_set_used {
+            core.attr_set.clear();
+            for a in attrs {
+                core.attr_set.insert(a.name.get(input, scratch).into());
+            }
+            core.attr_set_used = true;
+        }
+        core.attr_set.contains(name)
     }
 
-    fn finish_attr(&mut self, attr: &mut Option<AttrBuild>, seen: &mut Option<HashSet<Box<str>>>) {
+    fn finish_attr(&mut self, attr: &mut Option<AttrBuild>) {
         if let Some(a) = attr.take()
             && !a.duplicate
         {
             let name = a.name.get(self.input, &self.core.scratch);
-            if let Some(set) = seen {
-                set.insert(name.into());
+            if self.core.attr_set_used {
+                self.core.attr_set.insert(name.into());
             }
             self.core.attrs.push(AttrRepr {
                 known: a.known,
@@ -1513,16 +1518,11 @@ impl<'a> Run<'a, '_> {
     }
 
     /// Leaving the attribute name state: the duplicate-attribute check.
-    fn check_duplicate(
-        &mut self,
-        attr: &mut Option<AttrBuild>,
-        seen: &mut Option<HashSet<Box<str>>>,
-        p: usize,
-    ) {
+    fn check_duplicate(&mut self, attr: &mut Option<AttrBuild>, p: usize) {
         if let Some(a) = attr {
             a.known =
                 LocalName::from_lowercase(a.name.get(self.input, &self.core.scratch).as_bytes());
-            if self.has_attr(a.name, a.known, seen) {
+            if self.has_attr(a.name, a.known) {
                 a.duplicate = true;
                 self.err(ErrorCode::DuplicateAttribute, p);
             }
@@ -1556,7 +1556,7 @@ impl<'a> Run<'a, '_> {
         let mut name = Acc::new();
         let mut st = T::TagName;
         let mut attr: Option<AttrBuild> = None;
-        let mut seen: Option<HashSet<Box<str>>> = None;
+        self.core.attr_set_used = false;
         let mut self_closing = false;
         loop {
             if st == T::TagName {
@@ -1602,7 +1602,7 @@ impl<'a> Run<'a, '_> {
                     b'/' | b'>' => st = T::AfterAttrName,
                     b'=' => {
                         self.err(ErrorCode::UnexpectedEqualsSignBeforeAttributeName, p);
-                        self.finish_attr(&mut attr, &mut seen);
+                        self.finish_attr(&mut attr);
                         let mut a = AttrBuild::default();
                         self.push(&mut a.name, p, p + 1);
                         attr = Some(a);
@@ -1610,7 +1610,7 @@ impl<'a> Run<'a, '_> {
                         st = T::AttrName;
                     }
                     _ => {
-                        self.finish_attr(&mut attr, &mut seen);
+                        self.finish_attr(&mut attr);
                         // The common shape, name="value" with ordinary
                         // bytes, without a state transition per character
                         // class. Anything else takes the states below.
@@ -1623,7 +1623,7 @@ impl<'a> Run<'a, '_> {
                                 self.push(&mut a.name, p, q);
                                 attr = Some(a);
                                 // Leaving the attribute name state at '='.
-                                self.check_duplicate(&mut attr, &mut seen, q);
+                                self.check_duplicate(&mut attr, q);
                                 let mut v = Acc::new();
                                 self.push(&mut v, q + 2, v_end);
                                 attr.as_mut().expect("just set").value = v;
@@ -1640,11 +1640,11 @@ impl<'a> Run<'a, '_> {
                     let a = attr.as_mut().expect("in an attribute");
                     match c {
                         c if is_ws(c) || c == b'/' || c == b'>' => {
-                            self.check_duplicate(&mut attr, &mut seen, p);
+                            self.check_duplicate(&mut attr, p);
                             st = T::AfterAttrName;
                         }
                         b'=' => {
-                            self.check_duplicate(&mut attr, &mut seen, p);
+                            self.check_duplicate(&mut attr, p);
                             p += 1;
                             st = T::BeforeAttrValue;
                         }
@@ -1684,11 +1684,11 @@ impl<'a> Run<'a, '_> {
                         st = T::BeforeAttrValue;
                     }
                     b'>' => {
-                        self.finish_attr(&mut attr, &mut seen);
+                        self.finish_attr(&mut attr);
                         return self.emit_tag(end, name, self_closing, p);
                     }
                     _ => {
-                        self.finish_attr(&mut attr, &mut seen);
+                        self.finish_attr(&mut attr);
                         attr = Some(AttrBuild::default());
                         st = T::AttrName;
                     }
@@ -1705,7 +1705,7 @@ impl<'a> Run<'a, '_> {
                     }
                     b'>' => {
                         self.err(ErrorCode::MissingAttributeValue, p);
-                        self.finish_attr(&mut attr, &mut seen);
+                        self.finish_attr(&mut attr);
                         return self.emit_tag(end, name, self_closing, p);
                     }
                     _ => st = T::AttrValueUnquoted,
@@ -1752,7 +1752,7 @@ impl<'a> Run<'a, '_> {
                         }
                         b'&' => p = self.char_ref(p, &mut v, true)?,
                         b'>' => {
-                            self.finish_attr(&mut attr, &mut seen);
+                            self.finish_attr(&mut attr);
                             return self.emit_tag(end, name, self_closing, p);
                         }
                         0 => {
@@ -1783,7 +1783,7 @@ impl<'a> Run<'a, '_> {
                         st = T::SelfClosingStartTag;
                     }
                     b'>' => {
-                        self.finish_attr(&mut attr, &mut seen);
+                        self.finish_attr(&mut attr);
                         return self.emit_tag(end, name, self_closing, p);
                     }
                     _ => {
@@ -1794,7 +1794,7 @@ impl<'a> Run<'a, '_> {
                 T::SelfClosingStartTag => match c {
                     b'>' => {
                         self_closing = true;
-                        self.finish_attr(&mut attr, &mut seen);
+                        self.finish_attr(&mut attr);
                         return self.emit_tag(end, name, self_closing, p);
                     }
                     _ => {
