@@ -5,17 +5,19 @@
 //! real-web files read from the shared folder, the output is meant to be
 //! pasted into the README, and `callgrind.sh` needs to run exactly one
 //! untimed pass of one kernel, which a harness does not allow. This file only
-//! reads the arguments; the benchmarks live in `url_bench` and
-//! `tokenize_bench` and the timing method in `timing`.
+//! reads the arguments; the benchmarks live in `url_bench`,
+//! `tokenize_bench` and `encoding_bench` and the timing method in `timing`.
 //!
 //! ```text
 //! spinneret-bench url [DATASET] [--quick]
 //! spinneret-bench tokenize [--quick]
+//! spinneret-bench encoding [--quick]
 //! spinneret-bench kernel <none|spinneret|ada|url> <DATASET>   (for callgrind.sh)
 //! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
 //!                                                  (for callgrind-tokenize.sh)
 //! ```
 
+mod encoding_bench;
 mod timing;
 mod tokenize_bench;
 mod url_bench;
@@ -29,11 +31,14 @@ fn usage() -> ExitCode {
     eprintln!(
         "usage: spinneret-bench url [DATASET] [--quick]\n\
          \x20      spinneret-bench tokenize [--quick]\n\
+         \x20      spinneret-bench encoding [--quick]\n\
          \n\
          url: times parse + href for spinneret-url, ada-url and url on the shared\n\
          corpus, then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
          tokenize: times spinneret-html, html5ever's tokenizer and lol_html over\n\
          every page of corpus/pages.tsv (input MB/s).\n\
+         encoding: per-page determine+decode time of spinneret-encoding against\n\
+         chardetng alone, on every page of corpus/pages.tsv.\n\
          \n\
          DATASET   run only this one: {} or {}\n\
          --quick   a warm-up and one timed pass per kernel (CI smoke test)",
@@ -64,6 +69,10 @@ fn main() -> ExitCode {
         ["tokenize"] => {
             let plan = if quick { Plan::QUICK } else { Plan::THOROUGH };
             tokenize_bench::run(plan, quick);
+            ExitCode::SUCCESS
+        }
+        ["encoding"] => {
+            encoding_bench::run(if quick { Plan::QUICK } else { Plan::THOROUGH });
             ExitCode::SUCCESS
         }
         // Hidden: one untimed pass, for callgrind-tokenize.sh.

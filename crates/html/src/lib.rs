@@ -37,7 +37,8 @@ pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token};
 pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};
 
 /// The README's examples (URL and HTML), compiled and run as doctests so
-/// they stay true. (`spinneret-url` is a dev-dependency for this.)
+/// they stay true. (`spinneret-url` and `spinneret-encoding` are
+/// dev-dependencies for this.)
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
