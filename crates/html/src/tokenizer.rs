@@ -28,7 +28,8 @@ use crate::error::{ErrorCode, ParseError};
 use crate::names::LocalName;
 use crate::simulator::Simulator;
 use crate::token::{AttrRepr, Attrs, Doctype, Name, Tag, Token};
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
 /// The text states a tokenizer can start in (html5lib's *initial states*),
 /// which are also the states it can be in between two tokens.
@@ -228,8 +229,9 @@ pub(crate) struct Core {
     /// Names of the current tag's attributes, filled only for tags with
     /// many attributes (the duplicate check stays linear); `attr_set_used`
     /// says whether it describes the current tag.
-    attr_set: HashSet<Box<str>>,
+    attr_set: HashMap<u64, u32>,
     attr_set_used: bool,
+    attr_hasher: RandomState,
 }
 
 /// Byte classes: which bytes end a run of ordinary bytes in each context.
@@ -339,8 +341,9 @@ impl Core {
             stream_errors: Default::default(),
             lc: LineCol::start(),
             err_lc: LineCol::start(),
-            attr_set: HashSet::new(),
+            attr_set: HashMap::new(),
             attr_set_used: false,
+            attr_hasher: RandomState::new(),
         }
     }
 
@@ -1491,14 +1494,23 @@ impl<'a> Run<'a, '_> {
                 .iter()
                 .any(|a| a.known.is_none() && a.name.get(input, scratch) == name);
         }
+        // Many attributes: a map from name hash to the first attribute with
+        // that hash (no allocation per name; a hash collision between
+        // different names falls back to the scan, and SipHash with a random
+        // key makes crafted collisions impractical).
         if !core.attr_set_used {
             core.attr_set.clear();
-            for a in attrs {
-                core.attr_set.insert(a.name.get(input, scratch).into());
+            for (i, a) in attrs.iter().enumerate() {
+                let h = core.attr_hasher.hash_one(a.name.get(input, scratch));
+                core.attr_set.entry(h).or_insert(i as u32);
             }
             core.attr_set_used = true;
         }
-        core.attr_set.contains(name)
+        match core.attr_set.get(&core.attr_hasher.hash_one(name)) {
+            None => false,
+            Some(&i) if attrs[i as usize].name.get(input, scratch) == name => true,
+            Some(_) => attrs.iter().any(|a| a.name.get(input, scratch) == name),
+        }
     }
 
     fn finish_attr(&mut self, attr: &mut Option<AttrBuild>) {
@@ -1507,7 +1519,9 @@ impl<'a> Run<'a, '_> {
         {
             let name = a.name.get(self.input, &self.core.scratch);
             if self.core.attr_set_used {
-                self.core.attr_set.insert(name.into());
+                let h = self.core.attr_hasher.hash_one(name);
+                let index = self.core.attrs.len() as u32;
+                self.core.attr_set.entry(h).or_insert(index);
             }
             self.core.attrs.push(AttrRepr {
                 known: a.known,

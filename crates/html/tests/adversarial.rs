@@ -543,7 +543,23 @@ fn scaling(
         && full > Duration::from_millis(5)
         && r >= 30.0
     {
-        problem = Some(format!("{label}: super-linear, full/tenth ratio {r:.1}"));
+        // A linear tokenizer can show one high ratio on a busy 2-core
+        // machine (another process, a cache step); a super-linear one shows
+        // it every time. Measure the pair once more before concluding.
+        let again = |size: usize| {
+            let input: Arc<str> = build(size).into();
+            min_time_within(&input, options, run, Duration::from_secs(120))
+        };
+        let retry = match (again(n / 10), again(n)) {
+            (Some(tenth), Some(full)) => full.as_secs_f64() / tenth.as_secs_f64().max(1e-9),
+            _ => f64::INFINITY,
+        };
+        println!("  (ratio {r:.1}: measured again, {retry:.1})");
+        if retry >= 30.0 {
+            problem = Some(format!(
+                "{label}: super-linear, full/tenth ratio {r:.1}, then {retry:.1}"
+            ));
+        }
     }
     if let Some(p) = &problem {
         println!("  FAIL {p}");
