@@ -1,0 +1,675 @@
+//! The record iterator: WARC and ARC headers over the decoded stream of the
+//! container layer, with resynchronization after every kind of damage.
+//!
+//! Invariants:
+//! - `buf[pos..]` is decoded data not yet consumed; `base` is the decoded
+//!   stream position of `buf[0]`; `members` maps decoded positions to the file
+//!   offsets of the members they came from.
+//! - A record is produced only when its whole block is in `buf` *and* the
+//!   bytes after it (CR/LF skipped) are the end of the data or a record
+//!   header. A record that fails this is reported and the reader rescans from
+//!   the end of its header, so a damaged length cannot swallow good records.
+//! - A barrier (corrupt member, skipped garbage) ends the data a record can
+//!   use; it is crossed, and its error reported, once everything before it is
+//!   consumed. Inside the output of a corrupt member a record is produced only
+//!   if another record header follows it within that output.
+
+use std::collections::VecDeque;
+
+use crate::container::{Fill, Source};
+use crate::error::{Container, HeaderProblem, HttpProblem, RecordError};
+use crate::http;
+use crate::record::{Record, RecordType};
+
+/// Limits of the reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Records whose block (WARC Content-Length / ARC length) is larger are
+    /// skipped with [`RecordError::TooLarge`]. Default 64 MiB.
+    pub max_record_size: u64,
+    /// The decoded HTTP body is cut at this size (with
+    /// [`crate::BodyError::TooLarge`]). Default 64 MiB.
+    pub max_body_size: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_record_size: 64 << 20,
+            max_body_size: 64 << 20,
+        }
+    }
+}
+
+const MAX_HEADER: usize = 256 << 10;
+const MAX_ARC_LINE: usize = 16 << 10;
+
+struct Barrier {
+    error: RecordError,
+    suspect_from: Option<usize>,
+}
+
+/// An iterator over the records of one WARC or ARC file held in memory.
+///
+/// ```
+/// let data = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 4\r\n\r\n<p>x\r\n\r\n";
+/// let recs: Vec<_> = spinneret_warc::Reader::new(data).collect();
+/// let rec = recs[0].as_ref().unwrap();
+/// assert!(rec.is_html());
+/// assert_eq!(rec.body, b"<p>x");
+/// ```
+pub struct Reader<'a> {
+    src: Source<'a>,
+    opts: Options,
+    buf: Vec<u8>,
+    pos: usize,
+    base: u64,
+    members: VecDeque<(u64, u64)>,
+    barrier: Option<Barrier>,
+    eof: bool,
+    arc: bool,
+    pending: VecDeque<RecordError>,
+}
+
+enum Search {
+    Found(usize),
+    /// Not found; rescan from this index once more data is available.
+    NotFound(usize),
+}
+
+impl<'a> Reader<'a> {
+    /// A reader with default [`Options`].
+    pub fn new(data: &'a [u8]) -> Self {
+        Self::with_options(data, Options::default())
+    }
+
+    /// A reader with the given limits.
+    pub fn with_options(data: &'a [u8], opts: Options) -> Self {
+        let cap = usize::try_from(opts.max_record_size)
+            .unwrap_or(usize::MAX)
+            .saturating_add(MAX_HEADER);
+        Reader {
+            src: Source::new(data, cap),
+            opts,
+            buf: Vec::new(),
+            pos: 0,
+            base: 0,
+            members: VecDeque::new(),
+            barrier: None,
+            eof: false,
+            arc: data.starts_with(b"filedesc:"),
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// The detected container.
+    pub fn container(&self) -> Container {
+        self.src.kind()
+    }
+
+    /// File offset of the decoded byte at `buf[i]`.
+    fn offset_of(&self, i: usize) -> u64 {
+        let abs = self.base + i as u64;
+        if self.src.kind() == Container::Plain {
+            return abs;
+        }
+        self.members
+            .iter()
+            .rev()
+            .find(|(d, _)| *d <= abs)
+            .map_or(0, |&(_, f)| f)
+    }
+
+    /// Ensures `n` bytes after `pos`; false at end of data or a barrier.
+    fn need(&mut self, n: usize) -> bool {
+        while self.buf.len() - self.pos < n {
+            if self.barrier.is_some() || self.eof {
+                return false;
+            }
+            let before = self.buf.len();
+            match self.src.fill(&mut self.buf) {
+                Fill::Data { member } => {
+                    if let Some(off) = member {
+                        self.members.push_back((self.base + before as u64, off));
+                    }
+                }
+                Fill::Corrupt {
+                    offset,
+                    detail,
+                    output_from,
+                } => {
+                    if self.buf.len() > output_from {
+                        self.members
+                            .push_back((self.base + output_from as u64, offset));
+                    }
+                    self.barrier = Some(Barrier {
+                        error: RecordError::CorruptMember {
+                            offset,
+                            container: self.src.kind(),
+                            detail,
+                        },
+                        suspect_from: Some(output_from),
+                    });
+                }
+                Fill::Garbage { offset, len } => {
+                    self.barrier = Some(Barrier {
+                        error: RecordError::Garbage { offset, len },
+                        suspect_from: None,
+                    });
+                }
+                Fill::Eof => self.eof = true,
+            }
+        }
+        true
+    }
+
+    /// Drops consumed bytes.
+    fn compact(&mut self) {
+        if self.pos == 0 || (self.pos < (1 << 20) && self.pos * 2 < self.buf.len()) {
+            return;
+        }
+        let pos = self.pos;
+        self.buf.drain(..pos);
+        self.base += pos as u64;
+        self.pos = 0;
+        if let Some(b) = &mut self.barrier {
+            b.suspect_from = b.suspect_from.map(|s| s.saturating_sub(pos));
+        }
+        while self.members.len() > 1 && self.members[1].0 <= self.base {
+            self.members.pop_front();
+        }
+    }
+
+    /// Whether bytes at `buf[i..]` (all data available) start a record.
+    fn starts_record(&self, i: usize) -> bool {
+        let rest = &self.buf[i..];
+        if rest.starts_with(b"WARC/") {
+            return true;
+        }
+        if rest.len() < 5 && b"WARC/".starts_with(rest) {
+            return true;
+        }
+        let line = match memchr::memchr(b'\n', &rest[..rest.len().min(MAX_ARC_LINE)]) {
+            Some(n) => &rest[..n],
+            None => &rest[..rest.len().min(MAX_ARC_LINE)],
+        };
+        parse_arc_line(line).is_some()
+    }
+
+    /// Looks for the next record start at a line start in `buf[from..]`.
+    fn search(&self, from: usize) -> Search {
+        let mut i = from;
+        loop {
+            if i >= self.buf.len() {
+                return Search::NotFound(self.buf.len());
+            }
+            let rest = &self.buf[i..];
+            let is_start = if rest.len() < 8 {
+                return Search::NotFound(i);
+            } else if rest.starts_with(b"WARC/1.") || rest.starts_with(b"WARC/0.") {
+                true
+            } else if self.arc {
+                match memchr::memchr(b'\n', &rest[..rest.len().min(MAX_ARC_LINE)]) {
+                    Some(n) => parse_arc_line(&rest[..n]).is_some(),
+                    None if rest.len() >= MAX_ARC_LINE => false,
+                    None => return Search::NotFound(i),
+                }
+            } else {
+                false
+            };
+            if is_start {
+                return Search::Found(i);
+            }
+            match memchr::memchr(b'\n', rest) {
+                Some(n) => i += n + 1,
+                None => return Search::NotFound(i),
+            }
+        }
+    }
+
+    /// Moves `pos` to the next record start at or after `from`, reading more
+    /// data as needed (never past a barrier).
+    fn resync(&mut self, from: usize) {
+        let mut from = from.min(self.buf.len());
+        loop {
+            match self.search(from) {
+                Search::Found(i) => {
+                    self.pos = i;
+                    return;
+                }
+                Search::NotFound(resume) => {
+                    self.pos = resume;
+                    let want = self.buf.len() - resume + 1;
+                    if !self.need(want) {
+                        // End of data or barrier: nothing more to find here.
+                        if self.buf.len() - self.pos < 8 {
+                            self.pos = self.buf.len();
+                            return;
+                        }
+                        // A short tail: scan it to its end.
+                        match self.search_tail(resume) {
+                            Some(i) => self.pos = i,
+                            None => self.pos = self.buf.len(),
+                        }
+                        return;
+                    }
+                    from = resume;
+                }
+            }
+        }
+    }
+
+    /// `search` for the final bytes before a barrier / end of data, where an
+    /// incomplete last line is all there is.
+    fn search_tail(&self, from: usize) -> Option<usize> {
+        let mut i = from;
+        while i < self.buf.len() {
+            if self.starts_record(i) && self.buf.len() - i >= 8 {
+                return Some(i);
+            }
+            i += memchr::memchr(b'\n', &self.buf[i..])? + 1;
+        }
+        None
+    }
+
+    fn suspect(&self, i: usize) -> bool {
+        self.barrier
+            .as_ref()
+            .and_then(|b| b.suspect_from)
+            .is_some_and(|s| i >= s)
+    }
+
+    /// Parses the record at `pos`; None when nothing is to be reported.
+    fn record_at(&mut self) -> Option<Result<Record, RecordError>> {
+        let start = self.pos;
+        self.need(8);
+        let offset = self.offset_of(start);
+        let is_warc = self.buf[start..].starts_with(b"WARC/");
+        // 1. The header.
+        let header_end;
+        let mut arc_header = None;
+        if is_warc {
+            loop {
+                let hay = &self.buf[start..];
+                let found = memchr::memmem::find(hay, b"\n\r\n")
+                    .map(|i| start + i + 3)
+                    .into_iter()
+                    .chain(memchr::memmem::find(hay, b"\n\n").map(|i| start + i + 2))
+                    .min();
+                if let Some(end) = found {
+                    header_end = end;
+                    break;
+                }
+                let have = self.buf.len() - start;
+                if have >= MAX_HEADER || !self.need(have + 1) {
+                    return self.header_error(
+                        start,
+                        offset,
+                        HeaderProblem::Unterminated(MAX_HEADER),
+                    );
+                }
+            }
+        } else {
+            loop {
+                let have = self.buf.len() - start;
+                if let Some(n) = memchr::memchr(b'\n', &self.buf[start..]) {
+                    header_end = start + n + 1;
+                    break;
+                }
+                if have >= MAX_ARC_LINE || !self.need(have + 1) {
+                    header_end = self.buf.len();
+                    break;
+                }
+            }
+            let line = &self.buf[start..header_end];
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            match parse_arc_line(line) {
+                Some(h) => {
+                    self.arc = true;
+                    arc_header = Some(h);
+                }
+                None => {
+                    return self.header_error(start, offset, HeaderProblem::NotARecord);
+                }
+            }
+        }
+        // 2. The fields and the block length.
+        let (version, fields, length, target_uri) = match arc_header {
+            Some(ref h) => ("ARC".to_string(), Vec::new(), h.length, Some(h.url.clone())),
+            None => {
+                let block = &self.buf[start..header_end];
+                let nl = memchr::memchr(b'\n', block).unwrap_or(block.len());
+                let version = String::from_utf8_lossy(&block[..nl]).trim().to_string();
+                let (fields, _) = http::parse_fields(block, nl + 1);
+                let target = field(&fields, "WARC-Target-URI")
+                    .map(|s| s.trim_matches(['<', '>']).to_string());
+                let length = match field(&fields, "Content-Length") {
+                    None => {
+                        return self.header_error_at(
+                            header_end,
+                            offset,
+                            HeaderProblem::MissingContentLength,
+                        );
+                    }
+                    Some(v) => match v.trim().parse::<u64>() {
+                        Ok(n) => n,
+                        Err(_) => {
+                            return self.header_error_at(
+                                header_end,
+                                offset,
+                                HeaderProblem::BadContentLength,
+                            );
+                        }
+                    },
+                };
+                (version, fields, length, target)
+            }
+        };
+        // 3. Too large: skip without keeping it.
+        if length > self.opts.max_record_size {
+            let suspect = self.suspect(start);
+            self.pos = header_end;
+            let mut remaining = length;
+            while remaining > 0 {
+                if self.pos == self.buf.len() {
+                    self.compact();
+                    if !self.need(1) {
+                        break;
+                    }
+                }
+                let take = remaining.min((self.buf.len() - self.pos) as u64);
+                self.pos += take as usize;
+                remaining -= take;
+            }
+            if suspect {
+                return None;
+            }
+            return Some(Err(RecordError::TooLarge {
+                offset,
+                length,
+                limit: self.opts.max_record_size,
+                target_uri,
+            }));
+        }
+        // 4. The whole block.
+        let length = length as usize;
+        let end = header_end + length;
+        if !self.need(end - start) {
+            let available = (self.buf.len() - header_end) as u64;
+            let suspect = self.suspect(start);
+            self.resync(header_end);
+            if suspect {
+                return None;
+            }
+            return Some(Err(RecordError::Truncated {
+                offset,
+                declared: length as u64,
+                available,
+                target_uri,
+            }));
+        }
+        // 5. The boundary after it.
+        self.need(end - start + 16);
+        let mut after = end;
+        while after < self.buf.len() && after < end + 8 && matches!(self.buf[after], b'\r' | b'\n')
+        {
+            after += 1;
+        }
+        if after == end + 8 {
+            while after < self.buf.len() && matches!(self.buf[after], b'\r' | b'\n') {
+                after += 1;
+                if after - end > 64 {
+                    break;
+                }
+            }
+        }
+        if after < self.buf.len() {
+            // Make sure an ARC line is complete before judging it.
+            if !self.buf[after..].starts_with(b"WARC/")
+                && memchr::memchr(b'\n', &self.buf[after..]).is_none()
+            {
+                let have = self.buf.len() - start;
+                self.need(have + MAX_ARC_LINE.min(4096));
+            }
+        }
+        let at_end = after >= self.buf.len();
+        let suspect = self.suspect(start);
+        // A record that ends where a member starts (possibly a corrupt one)
+        // ends at a record boundary whatever that member holds.
+        let (lo, hi) = (self.base + end as u64, self.base + after as u64);
+        let member_boundary = self.members.iter().any(|&(d, _)| (lo..=hi).contains(&d))
+            || self
+                .barrier
+                .as_ref()
+                .and_then(|b| b.suspect_from)
+                .is_some_and(|s| (end..=after).contains(&s));
+        if !at_end && !member_boundary && !self.starts_record(after) {
+            self.resync(header_end);
+            if suspect {
+                return None;
+            }
+            return Some(Err(RecordError::BadBoundary { offset, target_uri }));
+        }
+        self.pos = end;
+        if suspect && at_end {
+            // The last record of a corrupt member's output: not trusted.
+            return None;
+        }
+        // 6. The record.
+        let block = &self.buf[header_end..end];
+        Some(build(
+            version, fields, arc_header, target_uri, offset, block, &self.opts,
+        ))
+    }
+
+    fn header_error(
+        &mut self,
+        start: usize,
+        offset: u64,
+        problem: HeaderProblem,
+    ) -> Option<Result<Record, RecordError>> {
+        self.header_error_at(start + 1, offset, problem)
+    }
+
+    fn header_error_at(
+        &mut self,
+        from: usize,
+        offset: u64,
+        problem: HeaderProblem,
+    ) -> Option<Result<Record, RecordError>> {
+        let suspect = self.suspect(self.pos);
+        self.resync(from);
+        if suspect {
+            return None;
+        }
+        Some(Err(RecordError::BadHeader { offset, problem }))
+    }
+}
+
+impl Iterator for Reader<'_> {
+    type Item = Result<Record, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(e) = self.pending.pop_front() {
+                return Some(Err(e));
+            }
+            self.compact();
+            // Skip separators between records.
+            loop {
+                while self.pos < self.buf.len()
+                    && matches!(self.buf[self.pos], b'\r' | b'\n' | b' ' | b'\t' | 0)
+                {
+                    self.pos += 1;
+                }
+                if self.pos < self.buf.len() {
+                    break;
+                }
+                self.compact();
+                if !self.need(1) {
+                    break;
+                }
+            }
+            if self.pos >= self.buf.len() {
+                match self.barrier.take() {
+                    Some(b) => {
+                        self.base += self.buf.len() as u64;
+                        self.buf.clear();
+                        self.pos = 0;
+                        return Some(Err(b.error));
+                    }
+                    None => return None,
+                }
+            }
+            if let Some(item) = self.record_at() {
+                return Some(item);
+            }
+        }
+    }
+}
+
+fn field<'f>(fields: &'f [(String, String)], name: &str) -> Option<&'f str> {
+    fields
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// An ARC header line (version 1 or 2).
+#[derive(Debug, Clone)]
+pub(crate) struct ArcHeader {
+    url: String,
+    date: String,
+    mime: String,
+    length: u64,
+}
+
+/// Parses `URL IP DATE MIME ... LENGTH`. The date must be ≥ 12 digits and
+/// the URL contain a `:`; an unparseable length (`-1`, `abc`) counts as 0,
+/// as pywb reads it.
+pub(crate) fn parse_arc_line(line: &[u8]) -> Option<ArcHeader> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() > MAX_ARC_LINE || line.is_empty() || !line[0].is_ascii_graphic() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(line);
+    let parts: Vec<&str> = text.split(' ').filter(|p| !p.is_empty()).collect();
+    if parts.len() < 5 {
+        return None;
+    }
+    let date = parts[2];
+    if date.len() < 12 || !date.bytes().all(|b| b.is_ascii_digit()) || !parts[0].contains(':') {
+        return None;
+    }
+    let last = parts[parts.len() - 1];
+    let length = last.parse::<u64>().unwrap_or(0);
+    let d = date.as_bytes();
+    let digit = |i: usize| d.get(i).map_or('0', |&b| b as char);
+    let iso: String = format!(
+        "{}{}{}{}-{}{}-{}{}T{}{}:{}{}:{}{}Z",
+        digit(0),
+        digit(1),
+        digit(2),
+        digit(3),
+        digit(4),
+        digit(5),
+        digit(6),
+        digit(7),
+        digit(8),
+        digit(9),
+        digit(10),
+        digit(11),
+        digit(12),
+        digit(13)
+    );
+    Some(ArcHeader {
+        url: parts[0].to_string(),
+        date: iso,
+        mime: parts[3].to_string(),
+        length,
+    })
+}
+
+fn build(
+    version: String,
+    fields: Vec<(String, String)>,
+    arc: Option<ArcHeader>,
+    target_uri: Option<String>,
+    offset: u64,
+    block: &[u8],
+    opts: &Options,
+) -> Result<Record, RecordError> {
+    let (kind, date, content_type, target_uri) = match &arc {
+        Some(h) => {
+            let kind = if h.url.starts_with("filedesc:") {
+                RecordType::Warcinfo
+            } else {
+                RecordType::Response
+            };
+            let target = (kind != RecordType::Warcinfo).then_some(h.url.clone());
+            (kind, Some(h.date.clone()), Some(h.mime.clone()), target)
+        }
+        None => (
+            RecordType::from_name(field(&fields, "WARC-Type").unwrap_or("")),
+            field(&fields, "WARC-Date").map(str::to_string),
+            field(&fields, "Content-Type").map(str::to_string),
+            target_uri,
+        ),
+    };
+    let mut rec = Record {
+        kind,
+        version,
+        offset,
+        target_uri,
+        date,
+        record_id: field(&fields, "WARC-Record-ID").map(str::to_string),
+        payload_digest: field(&fields, "WARC-Payload-Digest").map(str::to_string),
+        refers_to: field(&fields, "WARC-Refers-To").map(str::to_string),
+        refers_to_target_uri: field(&fields, "WARC-Refers-To-Target-URI").map(str::to_string),
+        refers_to_date: field(&fields, "WARC-Refers-To-Date").map(str::to_string),
+        truncated: field(&fields, "WARC-Truncated").map(str::to_string),
+        content_type,
+        block_len: block.len() as u64,
+        warc_headers: fields,
+        http: None,
+        body: Vec::new(),
+        body_error: None,
+    };
+    let wants_http = matches!(kind, RecordType::Response | RecordType::Revisit);
+    if wants_http && !block.is_empty() {
+        let declared_http = rec
+            .content_type
+            .as_deref()
+            .is_some_and(|c| c.to_ascii_lowercase().contains("application/http"))
+            || rec
+                .target_uri
+                .as_deref()
+                .is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
+        match http::parse_response(block) {
+            Ok((h, body_at)) => {
+                if kind == RecordType::Response {
+                    let (body, err) = http::decode_body(&h, &block[body_at..], opts.max_body_size);
+                    rec.body = body;
+                    rec.body_error = err;
+                }
+                rec.http = Some(h);
+            }
+            Err(problem) if declared_http && kind == RecordType::Response => {
+                return Err(RecordError::BadHttp {
+                    offset,
+                    target_uri: rec.target_uri,
+                    problem,
+                });
+            }
+            Err(HttpProblem::BadStatusLine) => {
+                if kind == RecordType::Response {
+                    rec.body = block.to_vec();
+                }
+            }
+        }
+    } else if kind == RecordType::Resource {
+        rec.body = block[..block.len().min(opts.max_body_size)].to_vec();
+    }
+    Ok(rec)
+}

@@ -1,0 +1,138 @@
+//! The record type produced by [`crate::Reader`].
+//!
+//! Invariant: `body` is non-empty only for processed records (`response`,
+//! `resource`): the HTTP body after transfer and content decoding, or the
+//! whole block when there is no HTTP message. Skipped types (`request`,
+//! `metadata`, `warcinfo`, `revisit`, …) keep their headers (and, for
+//! `revisit`, the parsed HTTP head) so later stages can count them.
+
+use crate::error::BodyError;
+use crate::http::{self, Http};
+
+/// The WARC-Type of a record (ARC records map to `Warcinfo` for the
+/// `filedesc://` header, `Response` for every other record, as pywb does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordType {
+    Warcinfo,
+    Response,
+    Resource,
+    Request,
+    Metadata,
+    Revisit,
+    Conversion,
+    Continuation,
+    /// A type this crate does not know.
+    Other,
+}
+
+impl RecordType {
+    /// From a `WARC-Type` value (case-insensitive).
+    pub fn from_name(name: &str) -> Self {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "warcinfo" => RecordType::Warcinfo,
+            "response" => RecordType::Response,
+            "resource" => RecordType::Resource,
+            "request" => RecordType::Request,
+            "metadata" => RecordType::Metadata,
+            "revisit" => RecordType::Revisit,
+            "conversion" => RecordType::Conversion,
+            "continuation" => RecordType::Continuation,
+            _ => RecordType::Other,
+        }
+    }
+
+    /// The `WARC-Type` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordType::Warcinfo => "warcinfo",
+            RecordType::Response => "response",
+            RecordType::Resource => "resource",
+            RecordType::Request => "request",
+            RecordType::Metadata => "metadata",
+            RecordType::Revisit => "revisit",
+            RecordType::Conversion => "conversion",
+            RecordType::Continuation => "continuation",
+            RecordType::Other => "other",
+        }
+    }
+
+    /// Whether the payload of this type is decoded (`response`, `resource`).
+    pub fn is_processed(self) -> bool {
+        matches!(self, RecordType::Response | RecordType::Resource)
+    }
+}
+
+/// One WARC or ARC record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub kind: RecordType,
+    /// `WARC/1.0`, `WARC/1.1`, … or `ARC`.
+    pub version: String,
+    /// File offset of the record: its first byte in a plain file, the start of
+    /// its gzip member / zstd frame in a compressed one (for a member holding
+    /// several records, the member's start).
+    pub offset: u64,
+    /// `WARC-Target-URI` (angle brackets removed), or the ARC URL.
+    pub target_uri: Option<String>,
+    /// `WARC-Date` as written; ARC dates converted to `YYYY-MM-DDThh:mm:ssZ`.
+    pub date: Option<String>,
+    pub record_id: Option<String>,
+    pub payload_digest: Option<String>,
+    pub refers_to: Option<String>,
+    pub refers_to_target_uri: Option<String>,
+    pub refers_to_date: Option<String>,
+    /// `WARC-Truncated`, when the crawler cut the record.
+    pub truncated: Option<String>,
+    /// The block's Content-Type (WARC header; ARC header field).
+    pub content_type: Option<String>,
+    /// Length of the record block as stored.
+    pub block_len: u64,
+    /// All WARC header fields in order (empty for ARC).
+    pub warc_headers: Vec<(String, String)>,
+    /// The HTTP response head (`response` and `revisit` records).
+    pub http: Option<Http>,
+    /// The decoded payload (processed types only).
+    pub body: Vec<u8>,
+    /// Set when the payload could only be partly decoded.
+    pub body_error: Option<BodyError>,
+}
+
+impl Record {
+    /// The first value of a WARC header field (case-insensitive name).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.warc_headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The HTTP status, when there is an HTTP message.
+    pub fn status(&self) -> Option<u16> {
+        self.http.as_ref().map(|h| h.status)
+    }
+
+    /// The payload's media type as declared: the HTTP `Content-Type`, else
+    /// (no HTTP message) the block's Content-Type.
+    pub fn payload_content_type(&self) -> Option<&str> {
+        match &self.http {
+            Some(h) => h.header("content-type"),
+            None => self.content_type.as_deref(),
+        }
+    }
+
+    /// Whether the payload is HTML: a processed record whose declared type is
+    /// `text/html` or `application/xhtml+xml`, or whose type is missing or
+    /// unknown (`unknown/unknown`, `application/unknown`, `*/*`, no `/`) and
+    /// whose body starts with an HTML signature of the MIME Sniffing standard.
+    pub fn is_html(&self) -> bool {
+        if !self.kind.is_processed() {
+            return false;
+        }
+        let essence = http::mime_essence(self.payload_content_type());
+        match essence.as_str() {
+            "text/html" | "application/xhtml+xml" => true,
+            e if http::is_unknown_type(e) => http::sniff_html(&self.body),
+            _ => false,
+        }
+    }
+}
