@@ -1,0 +1,366 @@
+//! Inputs of `spinneret links`: resolution of the command line into
+//! [`Source`]s (glob expansion, `-`, `--html`, `--manifest`), and the
+//! producer that turns sources into work [`Item`]s in input order.
+//!
+//! Invariants: a source that can be checked up front (a missing file, a glob
+//! that matches nothing, a manifest without `path`/`url` columns) is an
+//! [`Error`] before any output; anything that goes wrong later (a file that
+//! cannot be read, a damaged record, a manifest row without a URL) becomes
+//! an [`Item::Bad`] and the run continues. Only one WARC file is held in
+//! memory at a time (the reader works on a byte slice).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use spinneret_warc::{Options, Reader, Record};
+
+use crate::Error;
+use crate::args::LinksArgs;
+
+/// One input, as resolved from the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A WARC/ARC file.
+    Warc(PathBuf),
+    /// Standard input, read whole into memory.
+    Stdin,
+    /// One HTML page and its URL.
+    Html { path: PathBuf, url: String },
+    /// HTML pages listed in a manifest: `(path, url)`, paths resolved.
+    Pages(Vec<(PathBuf, String)>),
+}
+
+/// A unit of work, in input order.
+#[derive(Debug)]
+pub enum Item {
+    /// A WARC/ARC record of `file`.
+    Record { file: Arc<str>, record: Box<Record> },
+    /// An HTML file with its URL.
+    Page {
+        file: Arc<str>,
+        url: String,
+        body: Vec<u8>,
+    },
+    /// A bad record or an unreadable input: reported, counted, skipped.
+    Bad {
+        file: Arc<str>,
+        offset: Option<u64>,
+        what: String,
+    },
+}
+
+impl Item {
+    /// An estimate of the memory the item holds (for batch sizing).
+    pub fn weight(&self) -> usize {
+        match self {
+            Item::Record { record, .. } => record.body.len() + 512,
+            Item::Page { body, .. } => body.len() + 256,
+            Item::Bad { .. } => 64,
+        }
+    }
+}
+
+fn has_glob_chars(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Expands one positional input: `-`, an existing path, or a glob pattern
+/// (matches sorted; no match is an error).
+pub fn expand_input(input: &str) -> Result<Vec<Source>, Error> {
+    if input == "-" {
+        return Ok(vec![Source::Stdin]);
+    }
+    let path = Path::new(input);
+    if path.exists() || !has_glob_chars(input) {
+        let meta = std::fs::metadata(path).map_err(|source| Error::Input {
+            path: input.to_owned(),
+            source,
+        })?;
+        if meta.is_dir() {
+            return Err(Error::Input {
+                path: input.to_owned(),
+                source: std::io::Error::other("is a directory (give files or a glob)"),
+            });
+        }
+        return Ok(vec![Source::Warc(path.to_owned())]);
+    }
+    let paths = glob::glob(input).map_err(|e| Error::Glob(format!("{input}: {e}")))?;
+    let mut out: Vec<PathBuf> = paths
+        .filter_map(Result::ok)
+        .filter(|p| p.is_file())
+        .collect();
+    out.sort();
+    if out.is_empty() {
+        return Err(Error::Glob(format!("{input}: no file matches")));
+    }
+    Ok(out.into_iter().map(Source::Warc).collect())
+}
+
+/// Reads a manifest: a TSV with a header line naming `path` and `url`
+/// columns (others ignored). Rows with too few columns are kept with an
+/// empty URL and reported as bad when processed.
+pub fn read_manifest(manifest: &Path, dir: &Path) -> Result<Vec<(PathBuf, String)>, Error> {
+    let name = manifest.display().to_string();
+    let text = std::fs::read(manifest).map_err(|source| Error::Input {
+        path: name.clone(),
+        source,
+    })?;
+    let text = String::from_utf8_lossy(&text);
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+    let col = |want: &str| {
+        header
+            .iter()
+            .position(|h| h.trim() == want)
+            .ok_or_else(|| Error::Manifest {
+                path: name.clone(),
+                what: format!("no `{want}` column in the header line"),
+            })
+    };
+    let (pc, uc) = (col("path")?, col("url")?);
+    Ok(lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let p = f.get(pc).copied().unwrap_or("");
+            let u = f.get(uc).copied().unwrap_or("");
+            (dir.join(p), u.trim().to_owned())
+        })
+        .collect())
+}
+
+/// Resolves the whole command line, in order: positional inputs, `--html`,
+/// `--manifest`.
+pub fn resolve(args: &LinksArgs) -> Result<Vec<Source>, Error> {
+    let mut out = Vec::new();
+    for i in &args.inputs {
+        out.extend(expand_input(i)?);
+    }
+    if let (Some(path), Some(url)) = (&args.html, &args.url) {
+        spinneret_url::Url::parse(url).map_err(|source| Error::Url {
+            url: url.clone(),
+            source,
+        })?;
+        if !path.is_file() {
+            return Err(Error::Input {
+                path: path.display().to_string(),
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            });
+        }
+        out.push(Source::Html {
+            path: path.clone(),
+            url: url.clone(),
+        });
+    }
+    if let Some(m) = &args.manifest {
+        let dir = match &args.dir {
+            Some(d) => d.clone(),
+            None => m.parent().map(Path::to_owned).unwrap_or_default(),
+        };
+        out.push(Source::Pages(read_manifest(m, &dir)?));
+    }
+    if out.is_empty() {
+        return Err(Error::NoInput);
+    }
+    Ok(out)
+}
+
+/// The size in bytes of a source, for progress (0 when unknown).
+pub fn source_len(s: &Source) -> u64 {
+    let len = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    match s {
+        Source::Warc(p) | Source::Html { path: p, .. } => len(p),
+        Source::Stdin => 0,
+        Source::Pages(v) => v.iter().map(|(p, _)| len(p)).sum(),
+    }
+}
+
+/// Reads an HTML file, decompressing `.gz`.
+pub fn read_html(path: &Path) -> std::io::Result<Vec<u8>> {
+    let data = std::fs::read(path)?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&data[..]).read_to_end(&mut out)?;
+        Ok(out)
+    } else {
+        Ok(data)
+    }
+}
+
+/// Produces every item of `sources` in order, calling `emit` with each and
+/// its input position in bytes (over all sources; compressed bytes for
+/// WARC files). Stops early when `emit` returns `false`. Reads standard
+/// input whole for [`Source::Stdin`]. Returns the input bytes read.
+pub fn produce(sources: &[Source], opts: Options, emit: &mut dyn FnMut(Item, u64) -> bool) -> u64 {
+    let mut base = 0u64;
+    for s in sources {
+        match s {
+            Source::Warc(_) | Source::Stdin => {
+                let (name, data) = match s {
+                    Source::Warc(p) => (p.display().to_string(), std::fs::read(p)),
+                    _ => {
+                        let mut v = Vec::new();
+                        let r = std::io::stdin().lock().read_to_end(&mut v).map(|_| v);
+                        ("-".to_owned(), r)
+                    }
+                };
+                let file: Arc<str> = Arc::from(name);
+                let data = match data {
+                    Ok(d) => d,
+                    Err(e) => {
+                        let item = Item::Bad {
+                            file,
+                            offset: None,
+                            what: format!("cannot read: {e}"),
+                        };
+                        if !emit(item, base) {
+                            return base;
+                        }
+                        continue;
+                    }
+                };
+                for r in Reader::with_options(&data, opts) {
+                    let (item, off) = match r {
+                        Ok(record) => {
+                            let off = record.offset;
+                            (
+                                Item::Record {
+                                    file: file.clone(),
+                                    record: Box::new(record),
+                                },
+                                off,
+                            )
+                        }
+                        Err(e) => (
+                            Item::Bad {
+                                file: file.clone(),
+                                offset: Some(e.offset()),
+                                what: e.to_string(),
+                            },
+                            e.offset(),
+                        ),
+                    };
+                    if !emit(item, base + off) {
+                        return base + off;
+                    }
+                }
+                base += data.len() as u64;
+            }
+            Source::Html { path, url } => {
+                let item = page_item(path, url);
+                base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                if !emit(item, base) {
+                    return base;
+                }
+            }
+            Source::Pages(v) => {
+                for (path, url) in v {
+                    let item = page_item(path, url);
+                    base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                    if !emit(item, base) {
+                        return base;
+                    }
+                }
+            }
+        }
+    }
+    base
+}
+
+fn page_item(path: &Path, url: &str) -> Item {
+    let file: Arc<str> = Arc::from(path.display().to_string());
+    match read_html(path) {
+        Ok(body) => Item::Page {
+            file,
+            url: url.to_owned(),
+            body,
+        },
+        Err(e) => Item::Bad {
+            file,
+            offset: None,
+            what: format!("cannot read: {e}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmpdir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("spinneret-cli-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn globs_expand_sorted_and_empty_globs_fail() {
+        let d = tmpdir("glob");
+        for n in ["b.warc", "a.warc", "c.txt"] {
+            std::fs::write(d.join(n), b"x").unwrap();
+        }
+        let pat = format!("{}/*.warc", d.display());
+        let got = expand_input(&pat).unwrap();
+        assert_eq!(
+            got,
+            [
+                Source::Warc(d.join("a.warc")),
+                Source::Warc(d.join("b.warc"))
+            ]
+        );
+        assert!(matches!(
+            expand_input(&format!("{}/*.none", d.display())),
+            Err(Error::Glob(_))
+        ));
+        assert!(matches!(
+            expand_input(&format!("{}/missing.warc", d.display())),
+            Err(Error::Input { .. })
+        ));
+        assert_eq!(expand_input("-").unwrap(), [Source::Stdin]);
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn manifest_columns() {
+        let d = tmpdir("manifest");
+        let m = d.join("m.tsv");
+        std::fs::write(&m, "id\turl\tpath\n1\thttps://a/\tp/a.html\n2\n").unwrap();
+        let rows = read_manifest(&m, Path::new("/base")).unwrap();
+        assert_eq!(
+            rows,
+            [
+                (PathBuf::from("/base/p/a.html"), "https://a/".to_owned()),
+                (PathBuf::from("/base"), String::new()),
+            ]
+        );
+        std::fs::write(&m, "id\tpath\n").unwrap();
+        assert!(matches!(read_manifest(&m, &d), Err(Error::Manifest { .. })));
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn produce_reports_damage_and_continues() {
+        let d = tmpdir("produce");
+        let good = b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: https://a.example/\r\nContent-Type: text/html\r\nContent-Length: 12\r\n\r\n<a href=x>y\n\r\n\r\n";
+        let mut data = b"garbage that is not a record\r\n\r\n".to_vec();
+        data.extend_from_slice(good);
+        std::fs::write(d.join("w.warc"), &data).unwrap();
+        let mut kinds = Vec::new();
+        produce(
+            &[Source::Warc(d.join("w.warc"))],
+            Options::default(),
+            &mut |item, _| {
+                kinds.push(match item {
+                    Item::Record { .. } => "record",
+                    Item::Bad { .. } => "bad",
+                    Item::Page { .. } => "page",
+                });
+                true
+            },
+        );
+        assert_eq!(kinds.last(), Some(&"record"));
+        assert!(kinds.contains(&"bad"));
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

@@ -1,0 +1,72 @@
+//! `spinneret-cli`: the logic of the `spinneret` command, kept out of
+//! `main.rs` so that it can be tested.
+//!
+//! `spinneret links` reads WARC/ARC files (through `spinneret-warc`), single
+//! HTML files or a manifest of HTML files, extracts every outlink of each
+//! HTML page (through `spinneret-extract`) and writes one line per link,
+//! JSON Lines or TSV.
+//!
+//! Modules:
+//! - [`args`]: the command line (clap derive).
+//! - [`input`]: input resolution (globs, `-`, manifests) and the producer of
+//!   work [`input::Item`]s, in input order.
+//! - [`process`]: one item to an [`process::Outcome`] (rendered lines and
+//!   counts); pure, run in parallel.
+//! - [`output`]: line rendering (JSON Lines, TSV) and `--unique`.
+//! - [`stats`]: the `--stats` JSON and the summary line.
+//! - [`pipeline`]: batches, the rayon pool, ordered writing, progress,
+//!   `--strict`, a closed output pipe.
+//!
+//! Invariants: bad input (damaged records, unreadable manifest rows, URLs
+//! that do not parse) never panics and never stops the run unless
+//! `--strict`; output lines appear in input order whatever `--threads`;
+//! memory holds at most a few batches of records (plus the current input
+//! file, which the WARC reader reads from memory).
+
+pub mod args;
+pub mod input;
+pub mod output;
+pub mod pipeline;
+pub mod process;
+pub mod stats;
+
+/// Errors that end a run (bad records are not errors: they are counted).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An input file or directory cannot be read.
+    #[error("{path}: {source}")]
+    Input {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A glob pattern is invalid or matches nothing.
+    #[error("{0}")]
+    Glob(String),
+    /// The manifest lacks the `path` or `url` column.
+    #[error("{path}: {what}")]
+    Manifest { path: String, what: String },
+    /// `--url` is not a URL.
+    #[error("--url {url:?}: {source}")]
+    Url {
+        url: String,
+        #[source]
+        source: spinneret_url::ParseError,
+    },
+    /// Writing the output (other than a closed pipe) or the stats failed.
+    #[error("output: {0}")]
+    Output(#[source] std::io::Error),
+    /// The thread pool cannot be built.
+    #[error("threads: {0}")]
+    Threads(String),
+    /// The `--stats` file cannot be written.
+    #[error("--stats {path}: {source}")]
+    Stats {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// No input given.
+    #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
+    NoInput,
+}

@@ -1,0 +1,35 @@
+//! The `spinneret` binary: parses the command line and runs
+//! [`spinneret_cli::pipeline::run`]. Exit codes: 0 (also when the output
+//! pipe was closed), 1 for an error, 2 for a usage error or a bad record
+//! under `--strict`.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use spinneret_cli::args::{Cli, Command};
+use spinneret_cli::pipeline;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("spinneret: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    match cli.command {
+        Command::Links(args) => {
+            let progress = std::io::stderr().is_terminal();
+            let mut stdout = std::io::stdout().lock();
+            let result = pipeline::run(&args, &mut stdout, &mut std::io::stderr(), progress)
+                .context("links")?;
+            Ok(result.status.exit_code())
+        }
+    }
+}

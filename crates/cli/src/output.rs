@@ -1,0 +1,190 @@
+//! Rendering of one link as a line (JSON Lines or TSV) and `--unique`.
+//!
+//! Fields, in this order: `source` (the page URL), `target` (the resolved
+//! URL, or null), `error` (the URL Standard's name of the failure, or null),
+//! `raw` (the URL text as found), `tag` (the element, `svg:`-prefixed in SVG;
+//! null for HTTP headers), `attr` (attribute, `#text` for `<style>` text, or
+//! the header name), `kind` (see `spinneret_extract::LinkKind`), `rel`,
+//! `text` (anchor text), `record` (`file:offset`).
+//!
+//! Invariant: one link is exactly one line; TSV fields never contain a tab
+//! or a line break (escaped as `\t`, `\n`, `\r`, `\\`; null is empty).
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde::Serialize;
+use spinneret_extract::Link;
+
+use crate::args::Format;
+
+/// The TSV header line (without line break).
+pub const TSV_HEADER: &str = "source\ttarget\terror\traw\ttag\tattr\tkind\trel\ttext\trecord";
+
+/// One link, borrowed, in output order of fields.
+#[derive(Debug, Serialize)]
+pub struct LinkRow<'a> {
+    pub source: &'a str,
+    pub target: Option<&'a str>,
+    pub error: Option<&'static str>,
+    pub raw: &'a str,
+    pub tag: Option<Cow<'a, str>>,
+    pub attr: &'static str,
+    pub kind: &'static str,
+    pub rel: Option<&'a str>,
+    pub text: Option<&'a str>,
+    pub record: &'a str,
+}
+
+impl<'a> LinkRow<'a> {
+    /// The row of `link` found on page `source` in record `record`.
+    pub fn new(link: &'a Link<'_>, source: &'a str, record: &'a str) -> Self {
+        let tag = if link.element.is_empty() {
+            None
+        } else if link.svg {
+            Some(Cow::Owned(format!("svg:{}", link.element)))
+        } else {
+            Some(Cow::Borrowed(&*link.element))
+        };
+        LinkRow {
+            source,
+            target: link.target.as_ref().ok().map(|u| u.href()),
+            error: link.target.as_ref().err().map(|e| e.kind().spec_name()),
+            raw: &link.raw,
+            tag,
+            attr: link.attribute,
+            kind: link.kind.as_str(),
+            rel: link.rel.as_deref(),
+            text: link.text.as_deref(),
+            record,
+        }
+    }
+
+    /// Appends the row and a line feed to `out`.
+    pub fn write(&self, format: Format, out: &mut String) {
+        match format {
+            Format::Jsonl => {
+                // Serializing borrowed strings into a String cannot fail.
+                if let Ok(s) = serde_json::to_string(self) {
+                    out.push_str(&s);
+                }
+            }
+            Format::Tsv => {
+                let fields: [Option<&str>; 10] = [
+                    Some(self.source),
+                    self.target,
+                    self.error,
+                    Some(self.raw),
+                    self.tag.as_deref(),
+                    Some(self.attr),
+                    Some(self.kind),
+                    self.rel,
+                    self.text,
+                    Some(self.record),
+                ];
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push('\t');
+                    }
+                    tsv_escape(f.unwrap_or(""), out);
+                }
+            }
+        }
+        out.push('\n');
+    }
+
+    /// The `--unique` key: the target, or (for a link that does not parse)
+    /// its raw text, marked so it cannot equal a target.
+    pub fn unique_key(&self) -> String {
+        match self.target {
+            Some(t) => t.to_owned(),
+            None => format!("\0{}", self.raw),
+        }
+    }
+}
+
+/// Appends `s` with `\\`, tab, CR and LF escaped.
+pub fn tsv_escape(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The targets already printed (`--unique`).
+#[derive(Debug, Default)]
+pub struct Unique {
+    seen: HashSet<String>,
+}
+
+impl Unique {
+    /// Whether `key` is new (and remembers it).
+    pub fn first(&mut self, key: &str) -> bool {
+        if self.seen.contains(key) {
+            false
+        } else {
+            self.seen.insert(key.to_owned());
+            true
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spinneret_extract::{Headers, extract};
+    use spinneret_url::Url;
+
+    fn rows(html: &str, format: Format) -> String {
+        let page = Url::parse("https://example.com/d/p.html").unwrap();
+        let mut out = String::new();
+        extract(html.as_bytes(), &page, &Headers::default(), |l| {
+            LinkRow::new(&l, page.href(), "f.warc:7").write(format, &mut out)
+        });
+        out
+    }
+
+    #[test]
+    fn jsonl_fields_in_order() {
+        let out = rows(
+            "<a href='x y' rel=nofollow>T</a><a href='http://[x'>",
+            Format::Jsonl,
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            r#"{"source":"https://example.com/d/p.html","target":"https://example.com/d/x%20y","error":null,"raw":"x y","tag":"a","attr":"href","kind":"hyperlink","rel":"nofollow","text":"T","record":"f.warc:7"}"#
+        );
+        let v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(v["target"], serde_json::Value::Null);
+        assert_eq!(v["error"], "IPv6-unclosed");
+    }
+
+    #[test]
+    fn tsv_escapes_and_svg_tags() {
+        let out = rows(
+            "<svg><a href='/s'></a></svg><a href='a&#9;b'>x</a>",
+            Format::Tsv,
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2);
+        let f: Vec<&str> = lines[0].split('\t').collect();
+        assert_eq!(f.len(), 10);
+        assert_eq!(f[4], "svg:a");
+        assert!(lines[1].contains("a\\tb"), "{}", lines[1]);
+        assert_eq!(TSV_HEADER.split('\t').count(), 10);
+    }
+
+    #[test]
+    fn unique_remembers() {
+        let mut u = Unique::default();
+        assert!(u.first("a"));
+        assert!(!u.first("a"));
+        assert!(u.first("\0a"));
+    }
+}

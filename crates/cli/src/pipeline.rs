@@ -1,0 +1,217 @@
+//! The `spinneret links` run: a producer thread reads inputs into batches of
+//! items (at most [`LinksArgs::batch`] records or [`BATCH_BYTES`] of
+//! payload); each batch is processed in parallel on a rayon pool of
+//! `--threads` workers and its outcomes are written in input order before
+//! the next batch is processed. The channel between producer and writer
+//! holds one batch, so memory is bounded by about three batches (plus the
+//! WARC file being read).
+//!
+//! Stops: a bad record is reported on the diagnostic stream (`file: offset
+//! N: what`) and counted; with `--strict` the run stops there
+//! ([`Status::Strict`], exit code 2). A closed output pipe (EPIPE) stops the
+//! run quietly ([`Status::OutputClosed`], exit code 0). Any other output
+//! error is an [`Error::Output`].
+//!
+//! Invariant: the output bytes depend only on the inputs and the output
+//! options, never on `--threads` or `--batch`.
+
+use std::io::{self, BufWriter, Write};
+use std::sync::mpsc::sync_channel;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use spinneret_warc::Options;
+
+use crate::Error;
+use crate::args::{Format, LinksArgs};
+use crate::input::{self, Item, Source};
+use crate::output::{TSV_HEADER, Unique};
+use crate::process::{Class, Outcome, Render, process};
+use crate::stats::Stats;
+
+/// A batch is sent once its items hold this many payload bytes.
+pub const BATCH_BYTES: usize = 32 << 20;
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every input was processed.
+    Complete,
+    /// The output was closed (EPIPE): a normal stop.
+    OutputClosed,
+    /// `--strict` and a bad record.
+    Strict,
+}
+
+impl Status {
+    /// The process exit code: 2 for a strict stop, else 0.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Strict => 2,
+            Status::Complete | Status::OutputClosed => 0,
+        }
+    }
+}
+
+/// The result of a run.
+#[derive(Debug)]
+pub struct RunResult {
+    pub status: Status,
+    pub stats: Stats,
+}
+
+fn input_count(sources: &[Source]) -> u64 {
+    sources
+        .iter()
+        .map(|s| match s {
+            Source::Pages(v) => v.len() as u64,
+            _ => 1,
+        })
+        .sum()
+}
+
+fn progress_bar(total: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    let style =
+        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style.progress_chars("=> "));
+    bar
+}
+
+/// Runs `spinneret links`: output lines to `out`, bad-record lines and the
+/// summary to `diag`, a progress bar on stderr when `progress`.
+pub fn run(
+    args: &LinksArgs,
+    out: &mut dyn Write,
+    diag: &mut dyn Write,
+    progress: bool,
+) -> Result<RunResult, Error> {
+    let start = Instant::now();
+    let sources = input::resolve(args)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| Error::Threads(e.to_string()))?;
+    let bar = if progress {
+        progress_bar(sources.iter().map(input::source_len).sum())
+    } else {
+        ProgressBar::hidden()
+    };
+    let render = Render {
+        format: args.format,
+        unique: args.unique,
+    };
+    let opts = Options {
+        max_record_size: args.max_record_size,
+        ..Options::default()
+    };
+    let batch_records = usize::try_from(args.batch).unwrap_or(usize::MAX).max(1);
+    let mut stats = Stats {
+        inputs: input_count(&sources),
+        ..Stats::default()
+    };
+    let mut status = Status::Complete;
+    let mut w = BufWriter::with_capacity(1 << 16, out);
+    let mut unique = Unique::default();
+
+    // Ok(false): the output pipe is closed.
+    let write = |w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]| match w.write_all(bytes) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(Error::Output(e)),
+    };
+
+    let result: Result<u64, Error> = std::thread::scope(|scope| {
+        let (tx, rx) = sync_channel::<(Vec<Item>, u64)>(1);
+        let sources = &sources;
+        let producer = scope.spawn(move || {
+            let mut batch = Vec::new();
+            let mut weight = 0usize;
+            let done = input::produce(sources, opts, &mut |item, pos| {
+                weight += item.weight();
+                batch.push(item);
+                if batch.len() >= batch_records || weight >= BATCH_BYTES {
+                    weight = 0;
+                    tx.send((std::mem::take(&mut batch), pos)).is_ok()
+                } else {
+                    true
+                }
+            });
+            if !batch.is_empty() {
+                let _ = tx.send((batch, done));
+            }
+            done
+        });
+
+        let mut consume = || -> Result<(), Error> {
+            if args.format == Format::Tsv && !write(&mut w, format!("{TSV_HEADER}\n").as_bytes())? {
+                status = Status::OutputClosed;
+                return Ok(());
+            }
+            for (batch, pos) in rx.iter() {
+                let outcomes: Vec<Outcome> =
+                    pool.install(|| batch.par_iter().map(|i| process(i, render)).collect());
+                drop(batch);
+                for o in &outcomes {
+                    stats.add(o);
+                    if let Class::Bad(msg) = &o.class {
+                        bar.suspend(|| {
+                            let _ = writeln!(diag, "spinneret: bad record: {msg}");
+                        });
+                        if args.strict {
+                            status = Status::Strict;
+                            return Ok(());
+                        }
+                    }
+                    for line in &o.lines {
+                        if let Some(k) = &line.key
+                            && !unique.first(k)
+                        {
+                            continue;
+                        }
+                        if !write(&mut w, line.text.as_bytes())? {
+                            status = Status::OutputClosed;
+                            return Ok(());
+                        }
+                        stats.links_written += 1;
+                    }
+                }
+                bar.set_position(pos);
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{:.0} pages/s", stats.html_pages as f64 / secs));
+            }
+            Ok(())
+        };
+        let r = consume();
+        // Unblocks the producer if the run stopped early.
+        drop(rx);
+        let bytes = producer.join().unwrap_or(0);
+        r.map(|()| bytes)
+    });
+    stats.bytes = result?;
+    if status != Status::OutputClosed {
+        match w.flush() {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status = Status::OutputClosed,
+            Err(e) => return Err(Error::Output(e)),
+        }
+    }
+    stats.stopped = match status {
+        Status::Complete => None,
+        Status::OutputClosed => Some("output closed"),
+        Status::Strict => Some("strict"),
+    };
+    stats.finish(start.elapsed());
+    bar.finish_and_clear();
+    if let Some(path) = &args.stats {
+        let json = serde_json::to_string_pretty(&stats).unwrap_or_default();
+        std::fs::write(path, json + "\n").map_err(|source| Error::Stats {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    let _ = writeln!(diag, "{}", stats.summary());
+    Ok(RunResult { status, stats })
+}

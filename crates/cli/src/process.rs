@@ -1,0 +1,224 @@
+//! One work item to an [`Outcome`]: the rendered output lines and what the
+//! statistics need. Pure (no I/O), so items are processed in parallel and
+//! the outcomes written in input order.
+//!
+//! Which records give links:
+//! - `response`/`resource` for which `Record::is_html()` holds: the page,
+//!   with the HTTP `Content-Type`, `Location` (3xx only) and `Link` headers;
+//! - other `response`/`resource` records that carry a `Location` (3xx) or a
+//!   `Link` header: the header links only (counted as `header_only`);
+//! - every other type (`revisit`, `request`, `metadata`, `warcinfo`, …) is
+//!   counted and skipped.
+//!
+//! A record whose `WARC-Target-URI` is missing or not a URL cannot have its
+//! links resolved: it is counted (`records_without_url`) and skipped.
+//!
+//! Invariant: never panics; every link handed over by `extract` becomes one
+//! line (before `--unique`, which the writer applies in order).
+
+use spinneret_extract::{Headers, KindCounts, extract};
+use spinneret_url::Url;
+use spinneret_warc::{Record, RecordType};
+
+use crate::args::Format;
+use crate::input::Item;
+use crate::output::LinkRow;
+
+/// One output line and its `--unique` key (computed only with `--unique`).
+#[derive(Debug)]
+pub struct Line {
+    pub key: Option<String>,
+    pub text: String,
+}
+
+/// What one HTML page gave.
+#[derive(Debug, Clone)]
+pub struct PageStats {
+    pub links: usize,
+    pub by_kind: KindCounts,
+    pub failures: usize,
+    pub failures_by_kind: KindCounts,
+    /// The step that decided the encoding (`Step::as_str`).
+    pub step: &'static str,
+    pub encoding: &'static str,
+    /// Whether a late `<meta>` asked to change the encoding (switch or
+    /// reparse).
+    pub encoding_changed: bool,
+    pub restarted: bool,
+}
+
+/// How an item was classified.
+#[derive(Debug)]
+pub enum Class {
+    /// An HTML page (record or file).
+    Html(PageStats),
+    /// A non-HTML record with header links only.
+    HeaderOnly(PageStats),
+    /// A processed record that is not HTML and has no header links.
+    NonHtml,
+    /// A record type that is not processed.
+    Skipped,
+    /// A record without a usable target URI.
+    NoUrl,
+    /// A bad record or unreadable input: the message for stderr.
+    Bad(String),
+}
+
+/// The result of one item.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The record type name, `html-file` for an HTML file, `bad` for
+    /// damage.
+    pub record_type: &'static str,
+    pub class: Class,
+    /// Whether the payload could only be partly decoded.
+    pub body_error: bool,
+    pub lines: Vec<Line>,
+}
+
+/// Output settings every item needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Render {
+    pub format: Format,
+    pub unique: bool,
+}
+
+fn run_extract(
+    body: &[u8],
+    page: &Url,
+    headers: &Headers<'_>,
+    record: &str,
+    render: Render,
+    lines: &mut Vec<Line>,
+) -> PageStats {
+    let source = page.href();
+    let s = extract(body, page, headers, |l| {
+        let row = LinkRow::new(&l, source, record);
+        let mut text = String::with_capacity(256);
+        row.write(render.format, &mut text);
+        lines.push(Line {
+            key: render.unique.then(|| row.unique_key()),
+            text,
+        });
+    });
+    PageStats {
+        links: s.links,
+        by_kind: s.by_kind,
+        failures: s.failures,
+        failures_by_kind: s.failures_by_kind,
+        step: s.encoding.step.as_str(),
+        encoding: s.encoding.encoding.name(),
+        encoding_changed: matches!(
+            s.encoding_change,
+            Some(
+                spinneret_encoding::Change::SwitchInPlace(_)
+                    | spinneret_encoding::Change::Reparse(_)
+            )
+        ),
+        restarted: s.restarted,
+    }
+}
+
+/// The HTTP headers `extract` uses, from a record.
+fn headers(record: &Record) -> Headers<'_> {
+    let mut h = Headers::default();
+    if let Some(http) = &record.http {
+        for (name, value) in &http.headers {
+            if name.eq_ignore_ascii_case("content-type") {
+                h.content_type.push(value.as_bytes());
+            } else if name.eq_ignore_ascii_case("link") {
+                h.link.push(value);
+            } else if name.eq_ignore_ascii_case("location")
+                && (300..400).contains(&http.status)
+                && h.location.is_none()
+            {
+                h.location = Some(value);
+            }
+        }
+    } else if let Some(ct) = &record.content_type {
+        h.content_type.push(ct.as_bytes());
+    }
+    h
+}
+
+/// Processes one item.
+pub fn process(item: &Item, render: Render) -> Outcome {
+    let mut lines = Vec::new();
+    match item {
+        Item::Bad { file, offset, what } => Outcome {
+            record_type: "bad",
+            // A RecordError's message starts with "offset N: ".
+            class: Class::Bad(match offset {
+                Some(o) if !what.starts_with("offset ") => format!("{file}: offset {o}: {what}"),
+                _ => format!("{file}: {what}"),
+            }),
+            body_error: false,
+            lines,
+        },
+        Item::Page { file, url, body } => {
+            let record = format!("{file}:0");
+            let class = match Url::parse(url) {
+                Ok(page) => Class::Html(run_extract(
+                    body,
+                    &page,
+                    &Headers::default(),
+                    &record,
+                    render,
+                    &mut lines,
+                )),
+                Err(e) => Class::Bad(format!("{file}: page URL {url:?}: {e}")),
+            };
+            Outcome {
+                record_type: "html-file",
+                class,
+                body_error: false,
+                lines,
+            }
+        }
+        Item::Record { file, record } => {
+            let kind = record.kind;
+            let record_type = kind.name();
+            let body_error = record.body_error.is_some();
+            let class = if !matches!(kind, RecordType::Response | RecordType::Resource) {
+                Class::Skipped
+            } else {
+                let h = headers(record);
+                let html = record.is_html();
+                if !html && h.location.is_none() && h.link.is_empty() {
+                    Class::NonHtml
+                } else {
+                    match record.target_uri.as_deref().map(|u| Url::parse(u.trim())) {
+                        Some(Ok(page)) => {
+                            let id = format!("{file}:{}", record.offset);
+                            if html {
+                                Class::Html(run_extract(
+                                    &record.body,
+                                    &page,
+                                    &h,
+                                    &id,
+                                    render,
+                                    &mut lines,
+                                ))
+                            } else {
+                                let h = Headers {
+                                    content_type: Vec::new(),
+                                    ..h
+                                };
+                                Class::HeaderOnly(run_extract(
+                                    b"", &page, &h, &id, render, &mut lines,
+                                ))
+                            }
+                        }
+                        _ => Class::NoUrl,
+                    }
+                }
+            };
+            Outcome {
+                record_type,
+                class,
+                body_error,
+                lines,
+            }
+        }
+    }
+}
