@@ -5,8 +5,10 @@
 //! comment or script, a million `&` or `&amp`, a 10 MB tag name, a million
 //! nested `<!--`, …) is tokenized at full size, at a tenth and at a
 //! hundredth of it, with error reporting off and on. Linear work gives a
-//! full/tenth time ratio of about 10, a quadratic pass about 100; the bound
-//! is 30. This is a scaling check, not a duration assertion: timings are
+//! full/tenth time ratio of about 10 (up to 40-55 when other builds load
+//! the machine's caches and the working set grows past them), a quadratic
+//! pass about 100 every time; a ratio of 60 or more, measured three times,
+//! fails. This is a scaling check, not a duration assertion: timings are
 //! minima of 3 runs (a noisy, shared 2-core machine), and when the
 //! full-size run takes under 5 ms the ratio is not checked — that is all
 //! noise, and a quadratic pass over megabytes takes seconds. The hundredth
@@ -488,8 +490,9 @@ struct Scaling {
 }
 
 /// Times `run` on `build(n / 100)`, `build(n / 10)` and `build(n)` (the
-/// minimum of 3 runs each) and checks that the full size costs less than 30
-/// times the tenth (when it takes over 5 ms). Each run happens in a worker
+/// minimum of 3 runs each) and checks that the full size costs less than 60
+/// times the tenth in at least one of up to three measurements (when it
+/// takes over 5 ms). Each run happens in a worker
 /// thread under a deadline — 60 times the previous size's time, at least
 /// 2 s (60 s for the first size) — so that a quadratic case fails in
 /// seconds instead of hanging the suite (an overrunning run gets 30 s more
@@ -541,23 +544,35 @@ fn scaling(
     );
     if let Some((r, full)) = ratio
         && full > Duration::from_millis(5)
-        && r >= 30.0
+        && r >= 60.0
     {
-        // A linear tokenizer can show one high ratio on a busy 2-core
-        // machine (another process, a cache step); a super-linear one shows
-        // it every time. Measure the pair once more before concluding.
+        // Linear work with a growing working set (a 100k-entry hash map,
+        // megabytes of attributes) can show a ratio of 40-55 when another
+        // build loads the 2-core machine and its caches; a quadratic
+        // algorithm shows ~100 every time. Measure the pair up to twice
+        // more and fail only if every measurement stays at 60 or above.
         let again = |size: usize| {
             let input: Arc<str> = build(size).into();
             min_time_within(&input, options, run, Duration::from_secs(120))
         };
-        let retry = match (again(n / 10), again(n)) {
-            (Some(tenth), Some(full)) => full.as_secs_f64() / tenth.as_secs_f64().max(1e-9),
-            _ => f64::INFINITY,
-        };
-        println!("  (ratio {r:.1}: measured again, {retry:.1})");
-        if retry >= 30.0 {
+        let mut worst_case_is_linear = false;
+        let mut ratios = vec![format!("{r:.1}")];
+        for _ in 0..2 {
+            if worst_case_is_linear {
+                break;
+            }
+            let retry = match (again(n / 10), again(n)) {
+                (Some(tenth), Some(full)) => full.as_secs_f64() / tenth.as_secs_f64().max(1e-9),
+                _ => f64::INFINITY,
+            };
+            ratios.push(format!("{retry:.1}"));
+            worst_case_is_linear = retry < 60.0;
+        }
+        println!("  (full/tenth ratios measured: {})", ratios.join(", "));
+        if !worst_case_is_linear {
             problem = Some(format!(
-                "{label}: super-linear, full/tenth ratio {r:.1}, then {retry:.1}"
+                "{label}: super-linear, full/tenth ratios {}",
+                ratios.join(", ")
             ));
         }
     }
