@@ -9,7 +9,7 @@
 //! an [`Item::Bad`] and the run continues. Only one WARC file is held in
 //! memory at a time (the reader works on a byte slice).
 
-use std::io::Read;
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ use crate::args::LinksArgs;
 pub enum Source {
     /// A WARC/ARC file.
     Warc(PathBuf),
-    /// Standard input, read whole into memory.
+    /// Standard input, streamed.
     Stdin,
     /// One HTML page and its URL.
     Html { path: PathBuf, url: String },
@@ -190,24 +190,27 @@ pub fn read_html(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// Produces every item of `sources` in order, calling `emit` with each and
 /// its input position in bytes (over all sources; compressed bytes for
-/// WARC files). Stops early when `emit` returns `false`. Reads standard
-/// input whole for [`Source::Stdin`]. Returns the input bytes read.
+/// WARC files). Stops early when `emit` returns `false`. Streams WARC files
+/// and standard input. Returns the input bytes read.
 pub fn produce(sources: &[Source], opts: Options, emit: &mut dyn FnMut(Item, u64) -> bool) -> u64 {
     let mut base = 0u64;
     for s in sources {
         match s {
             Source::Warc(_) | Source::Stdin => {
-                let (name, data) = match s {
-                    Source::Warc(p) => (p.display().to_string(), std::fs::read(p)),
-                    _ => {
-                        let mut v = Vec::new();
-                        let r = std::io::stdin().lock().read_to_end(&mut v).map(|_| v);
-                        ("-".to_owned(), r)
+                let (name, reader) = match s {
+                    Source::Warc(p) => {
+                        let file = std::fs::File::open(p)
+                            .map(|f| Box::new(BufReader::new(f)) as Box<dyn Read>);
+                        (p.display().to_string(), file)
                     }
+                    _ => (
+                        "-".to_owned(),
+                        Ok(Box::new(std::io::stdin().lock()) as Box<dyn Read>),
+                    ),
                 };
                 let file: Arc<str> = Arc::from(name);
-                let data = match data {
-                    Ok(d) => d,
+                let reader = match reader {
+                    Ok(r) => r,
                     Err(e) => {
                         let item = Item::Bad {
                             file,
@@ -220,7 +223,8 @@ pub fn produce(sources: &[Source], opts: Options, emit: &mut dyn FnMut(Item, u64
                         continue;
                     }
                 };
-                for r in Reader::with_options(&data, opts) {
+                let mut records = Reader::from_read(reader, opts);
+                for r in records.by_ref() {
                     let (item, off) = match r {
                         Ok(record) => {
                             let off = record.offset;
@@ -245,7 +249,7 @@ pub fn produce(sources: &[Source], opts: Options, emit: &mut dyn FnMut(Item, u64
                         return base + off;
                     }
                 }
-                base += data.len() as u64;
+                base += records.bytes_read();
             }
             Source::Html { path, url } => {
                 let item = page_item(path, url);

@@ -4,7 +4,7 @@
 //! `--threads` workers and its outcomes are written in input order before
 //! the next batch is processed. The channel between producer and writer
 //! holds one batch, so memory is bounded by about three batches (plus the
-//! WARC file being read).
+//! streaming reader's buffers, a few times `--max-record-size`).
 //!
 //! Stops: a bad record is reported on the diagnostic stream (`file: offset
 //! N: what`) and counted; with `--strict` the run stops there

@@ -1,6 +1,14 @@
 //! The container layer: turns a file's bytes into the decoded record stream,
 //! member by member, reporting damage instead of stopping.
 //!
+//! The compressed bytes come from an [`Input`]: either a slice holding the
+//! whole file (nothing is copied or dropped) or a [`Read`] seen through a
+//! window that is refilled in `READ_STEP` reads and from which consumed bytes
+//! are dropped. Both go through the same code below, so a stream yields the
+//! same [`Fill`] sequence as the slice of the same bytes, whatever the sizes
+//! its `read` calls return: every step is defined by file offsets, and a
+//! step only ends early at end of input.
+//!
 //! Invariants:
 //! - `pos` is always the file offset of the next input byte not yet consumed
 //!   by a finished member; an open member decodes from `member_start`.
@@ -9,8 +17,19 @@
 //!   members are streamed in `cap`-sized steps.
 //! - After a member fails, decoding resumes at the next member magic after its
 //!   first byte; the skipped bytes are not reported a second time.
+//! - A stream window holds at most the compressed bytes of the open member
+//!   (from its start, but no more than `retain` bytes behind the decoder's
+//!   cursor) plus one read step; when idle, only the bytes from the scan
+//!   position on. `retain` is the record cap, so memory stays bounded by
+//!   the record size. Two consequences, for streams only: when a member
+//!   whose compressed size exceeds `retain` fails, the rescan for the next
+//!   magic starts at the oldest retained byte instead of the member's second
+//!   byte; and a zstd dictionary frame larger than `retain` is treated as
+//!   truncated (skipped).
+//! - A read error ends the input: it is reported once ([`Fill::Io`]), then
+//!   the source is at end of input.
 
-use std::io::Read;
+use std::io::{self, BufRead, Read};
 
 use crate::error::Container;
 
@@ -22,6 +41,8 @@ const ZSTD_DICT_MAGIC: &[u8] = b"\x5d\x2a\x4d\x18";
 const READ_STEP: usize = 64 * 1024;
 /// Plain files are handed out in steps of this size.
 const PLAIN_STEP: usize = 1 << 20;
+/// How far container detection looks for a member magic.
+const DETECT_HEAD: usize = 1 << 20;
 
 /// One step of the container layer.
 #[derive(Debug)]
@@ -39,23 +60,211 @@ pub(crate) enum Fill {
     },
     /// `len` unrecognized bytes at `offset` were skipped.
     Garbage { offset: u64, len: u64 },
+    /// Reading the input failed at file offset `offset`; nothing more is
+    /// read. `member`: when a member was open, the index into the output
+    /// buffer from which its output of this step was appended (not trusted,
+    /// as for `Corrupt`) and the member's file offset.
+    Io {
+        offset: u64,
+        detail: String,
+        member: Option<(usize, u64)>,
+    },
     /// End of input.
     Eof,
 }
 
+/// The compressed bytes: a whole slice, or a window over a reader.
+///
+/// Invariants: `win()[0]` is the byte at file offset `start`; `cursor ≥
+/// start` is the `BufRead` position (what a member decoder has consumed);
+/// bytes before `keep.min(cursor)` may be dropped, and bytes more than
+/// `retain` behind the cursor are dropped at the next refill.
+pub(crate) struct Input<'a> {
+    slice: &'a [u8],
+    reader: Option<Box<dyn Read + 'a>>,
+    buf: Vec<u8>,
+    start: u64,
+    cursor: u64,
+    keep: u64,
+    retain: u64,
+    eof: bool,
+    error: Option<(u64, String)>,
+    peak: usize,
+}
+
+impl<'a> Input<'a> {
+    fn from_slice(data: &'a [u8]) -> Self {
+        Input {
+            slice: data,
+            reader: None,
+            buf: Vec::new(),
+            start: 0,
+            cursor: 0,
+            keep: 0,
+            retain: u64::MAX,
+            eof: true,
+            error: None,
+            peak: 0,
+        }
+    }
+
+    fn from_read(reader: Box<dyn Read + 'a>, retain: usize) -> Self {
+        Input {
+            slice: &[],
+            reader: Some(reader),
+            buf: Vec::new(),
+            start: 0,
+            cursor: 0,
+            keep: 0,
+            retain: retain as u64,
+            eof: false,
+            error: None,
+            peak: 0,
+        }
+    }
+
+    fn win(&self) -> &[u8] {
+        if self.reader.is_some() {
+            &self.buf
+        } else {
+            self.slice
+        }
+    }
+
+    /// File offset just past the last byte read.
+    fn end(&self) -> u64 {
+        self.start + self.win().len() as u64
+    }
+
+    /// The bytes available from file offset `at` (clamped to the window).
+    fn avail(&self, at: u64) -> &[u8] {
+        let w = self.win();
+        let i = at.saturating_sub(self.start).min(w.len() as u64) as usize;
+        &w[i..]
+    }
+
+    /// Reads at least one more byte into the window; false at end of input
+    /// (or after a read error, which is kept for [`Input::take_error`]).
+    fn more(&mut self) -> bool {
+        if self.eof {
+            return false;
+        }
+        let Some(reader) = self.reader.as_mut() else {
+            self.eof = true;
+            return false;
+        };
+        // Drop what is no longer needed, once it is at least half the window.
+        let drop_to = self
+            .keep
+            .min(self.cursor)
+            .max(self.cursor.saturating_sub(self.retain))
+            .clamp(self.start, self.start + self.buf.len() as u64);
+        let n = (drop_to - self.start) as usize;
+        if n > 0 && n * 2 >= self.buf.len() {
+            self.buf.drain(..n);
+            self.start = drop_to;
+        }
+        let old = self.buf.len();
+        self.buf.resize(old + READ_STEP, 0);
+        self.peak = self.peak.max(self.buf.capacity());
+        loop {
+            match reader.read(&mut self.buf[old..]) {
+                Ok(0) => {
+                    self.buf.truncate(old);
+                    self.eof = true;
+                    return false;
+                }
+                Ok(n) => {
+                    self.buf.truncate(old + n);
+                    return true;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.buf.truncate(old);
+                    self.eof = true;
+                    self.error = Some((self.start + old as u64, e.to_string()));
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// The bytes from `at`, after reading until there are `n` of them (or
+    /// the input ended).
+    fn ensure(&mut self, at: u64, n: usize) -> &[u8] {
+        while (self.avail(at).len()) < n && self.more() {}
+        self.avail(at)
+    }
+
+    fn take_error(&mut self) -> Option<(u64, String)> {
+        self.error.take()
+    }
+
+    /// Moves the cursor (and the keep mark) to `at`.
+    fn seek(&mut self, at: u64) {
+        self.cursor = at.max(self.start);
+        self.keep = self.cursor;
+    }
+}
+
+impl Read for Input<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let src = self.fill_buf()?;
+        let n = src.len().min(out.len());
+        out[..n].copy_from_slice(&src[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Input<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.cursor >= self.end()
+            && !self.more()
+            && let Some((_, detail)) = &self.error
+        {
+            return Err(io::Error::other(detail.clone()));
+        }
+        Ok(self.avail(self.cursor))
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.cursor = (self.cursor + n as u64).min(self.end());
+    }
+}
+
 enum Member<'a> {
-    Gzip(flate2::bufread::GzDecoder<&'a [u8]>),
-    Zstd(Box<zstd::stream::read::Decoder<'static, &'a [u8]>>),
+    Gzip(Box<flate2::bufread::GzDecoder<Input<'a>>>),
+    Zstd(Box<zstd::stream::zio::Reader<Input<'a>, zstd::stream::raw::Decoder<'static>>>),
+}
+
+impl<'a> Member<'a> {
+    fn input(&self) -> &Input<'a> {
+        match self {
+            Member::Gzip(d) => d.get_ref(),
+            Member::Zstd(d) => d.reader(),
+        }
+    }
+
+    fn into_input(self) -> Input<'a> {
+        match self {
+            Member::Gzip(d) => d.into_inner(),
+            Member::Zstd(d) => d.into_inner(),
+        }
+    }
 }
 
 pub(crate) struct Source<'a> {
-    data: &'a [u8],
+    /// The input while no member is open (an open member owns it).
+    input: Option<Input<'a>>,
     kind: Container,
-    pos: usize,
-    member: Option<(usize, Member<'a>, usize)>,
+    arc_start: bool,
+    pos: u64,
+    member: Option<(u64, Member<'a>, usize)>,
     dict: Option<Vec<u8>>,
     cap: usize,
     silent_resync: bool,
+    done: bool,
 }
 
 /// Detects the container from the first bytes (and, for damaged starts, from
@@ -67,7 +276,7 @@ pub(crate) fn detect(data: &[u8]) -> Container {
     if data.starts_with(ZSTD_MAGIC) || data.starts_with(ZSTD_DICT_MAGIC) {
         return Container::Zstd;
     }
-    let head = &data[..data.len().min(1 << 20)];
+    let head = &data[..data.len().min(DETECT_HEAD)];
     let texty = head
         .iter()
         .take(64)
@@ -83,16 +292,57 @@ pub(crate) fn detect(data: &[u8]) -> Container {
     Container::Plain
 }
 
+fn starts_with_magic(kind: Container, bytes: &[u8]) -> bool {
+    match kind {
+        Container::Gzip => bytes.starts_with(GZIP_MAGIC),
+        _ => bytes.starts_with(ZSTD_MAGIC) || bytes.starts_with(ZSTD_DICT_MAGIC),
+    }
+}
+
+fn find_magic(kind: Container, bytes: &[u8]) -> Option<usize> {
+    match kind {
+        Container::Gzip => memchr::memmem::find(bytes, GZIP_MAGIC),
+        _ => {
+            let a = memchr::memmem::find(bytes, ZSTD_MAGIC);
+            let b = memchr::memmem::find(bytes, ZSTD_DICT_MAGIC);
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+    }
+}
+
+fn blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| b == 0 || b.is_ascii_whitespace())
+}
+
 impl<'a> Source<'a> {
+    /// A source over a whole file in memory.
     pub(crate) fn new(data: &'a [u8], cap: usize) -> Self {
+        Self::with_input(Input::from_slice(data), cap)
+    }
+
+    /// A source over a reader; at most about `cap` compressed bytes are kept.
+    pub(crate) fn from_read(reader: Box<dyn Read + 'a>, cap: usize) -> Self {
+        let cap = cap.max(READ_STEP);
+        Self::with_input(Input::from_read(reader, cap), cap)
+    }
+
+    fn with_input(mut input: Input<'a>, cap: usize) -> Self {
+        let head = input.ensure(0, DETECT_HEAD);
+        let kind = detect(head);
+        let arc_start = head.starts_with(b"filedesc:");
         Source {
-            data,
-            kind: detect(data),
+            input: Some(input),
+            kind,
+            arc_start,
             pos: 0,
             member: None,
             dict: None,
             cap: cap.max(READ_STEP),
             silent_resync: false,
+            done: false,
         }
     }
 
@@ -100,81 +350,159 @@ impl<'a> Source<'a> {
         self.kind
     }
 
+    /// Whether the file starts with an ARC `filedesc:` line.
+    pub(crate) fn arc_start(&self) -> bool {
+        self.arc_start
+    }
+
+    /// The largest capacity the input window reached (0 for a slice).
+    pub(crate) fn peak_window(&self) -> usize {
+        match (&self.input, &self.member) {
+            (Some(i), _) => i.peak,
+            (None, Some((_, m, _))) => m.input().peak,
+            (None, None) => 0,
+        }
+    }
+
+    /// Input bytes read so far (for a slice: its length).
+    pub(crate) fn bytes_read(&self) -> u64 {
+        match (&self.input, &self.member) {
+            (Some(i), _) => i.end(),
+            (None, Some((_, m, _))) => m.input().end(),
+            (None, None) => 0,
+        }
+    }
+
     /// Appends the next piece of the decoded stream to `out`.
     pub(crate) fn fill(&mut self, out: &mut Vec<u8>) -> Fill {
+        if self.done {
+            return Fill::Eof;
+        }
         match self.kind {
             Container::Plain => {
-                if self.pos >= self.data.len() {
+                let Some(input) = self.input.as_mut() else {
                     return Fill::Eof;
+                };
+                input.seek(self.pos);
+                let mut copied = 0;
+                while copied < PLAIN_STEP {
+                    let bytes = input.avail(self.pos);
+                    if bytes.is_empty() {
+                        if !input.more() {
+                            break;
+                        }
+                        continue;
+                    }
+                    let take = bytes.len().min(PLAIN_STEP - copied);
+                    out.extend_from_slice(&bytes[..take]);
+                    copied += take;
+                    self.pos += take as u64;
+                    input.seek(self.pos);
                 }
-                let end = (self.pos + PLAIN_STEP).min(self.data.len());
-                out.extend_from_slice(&self.data[self.pos..end]);
-                self.pos = end;
+                if copied == 0 {
+                    return self.io_error(None).unwrap_or(Fill::Eof);
+                }
                 Fill::Data { member: None }
             }
             Container::Gzip | Container::Zstd => self.fill_member(out),
         }
     }
 
-    fn is_magic_at(&self, at: usize) -> bool {
-        let rest = &self.data[at..];
-        match self.kind {
-            Container::Gzip => rest.starts_with(GZIP_MAGIC),
-            _ => rest.starts_with(ZSTD_MAGIC) || rest.starts_with(ZSTD_DICT_MAGIC),
-        }
+    /// A pending read error as a [`Fill::Io`] (the source is then done).
+    fn io_error(&mut self, member: Option<(usize, u64)>) -> Option<Fill> {
+        let (offset, detail) = self.input.as_mut()?.take_error()?;
+        self.done = true;
+        Some(Fill::Io {
+            offset,
+            detail,
+            member,
+        })
     }
 
-    fn next_magic(&self, from: usize) -> Option<usize> {
-        let rest = &self.data[from.min(self.data.len())..];
-        let found = match self.kind {
-            Container::Gzip => memchr::memmem::find(rest, GZIP_MAGIC),
-            _ => {
-                let a = memchr::memmem::find(rest, ZSTD_MAGIC);
-                let b = memchr::memmem::find(rest, ZSTD_DICT_MAGIC);
-                match (a, b) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
+    /// The file offset of the next member magic at or after `from` (the end
+    /// of input if none), and whether the bytes before it are all blank.
+    fn next_magic(&mut self, from: u64) -> (u64, bool) {
+        let Some(mut input) = self.input.take() else {
+            return (from, true);
+        };
+        let mut at = from;
+        let mut all_blank = true;
+        let found = loop {
+            input.seek(at);
+            let bytes = input.avail(at);
+            if let Some(i) = find_magic(self.kind, bytes) {
+                all_blank &= blank(&bytes[..i]);
+                break at + i as u64;
+            }
+            // A magic may straddle the end of the window: keep 3 bytes.
+            let safe = bytes.len().saturating_sub(ZSTD_MAGIC.len() - 1);
+            all_blank &= blank(&bytes[..safe]);
+            at += safe as u64;
+            if !input.more() {
+                let rest = input.avail(at);
+                all_blank &= blank(rest);
+                break at + rest.len() as u64;
             }
         };
-        found.map(|i| from + i)
+        self.input = Some(input);
+        (found, all_blank)
     }
 
     fn fill_member(&mut self, out: &mut Vec<u8>) -> Fill {
         loop {
             if self.member.is_none() {
-                if self.pos >= self.data.len() {
+                let Some(input) = self.input.as_mut() else {
                     return Fill::Eof;
+                };
+                input.seek(self.pos);
+                let head = input.ensure(self.pos, ZSTD_MAGIC.len());
+                let (empty, magic, dict) = (
+                    head.is_empty(),
+                    starts_with_magic(self.kind, head),
+                    head.starts_with(ZSTD_DICT_MAGIC),
+                );
+                if empty {
+                    return self.io_error(None).unwrap_or(Fill::Eof);
                 }
-                if !self.is_magic_at(self.pos) {
+                if !magic {
                     let start = self.pos;
-                    let next = self.next_magic(start).unwrap_or(self.data.len());
+                    let (next, all_blank) = self.next_magic(start);
                     self.pos = next;
-                    let skipped = &self.data[start..next];
                     let silent = std::mem::take(&mut self.silent_resync);
-                    if !silent && !skipped.iter().all(|&b| b == 0 || b.is_ascii_whitespace()) {
+                    if !silent && !all_blank {
                         return Fill::Garbage {
-                            offset: start as u64,
-                            len: (next - start) as u64,
+                            offset: start,
+                            len: next - start,
                         };
                     }
                     continue;
                 }
                 self.silent_resync = false;
-                if self.kind == Container::Zstd
-                    && self.data[self.pos..].starts_with(ZSTD_DICT_MAGIC)
-                {
+                if self.kind == Container::Zstd && dict {
                     self.read_dictionary();
                     continue;
                 }
-                let input = &self.data[self.pos..];
+                let Some(input) = self.input.take() else {
+                    return Fill::Eof;
+                };
                 let member = match self.kind {
-                    Container::Gzip => Member::Gzip(flate2::bufread::GzDecoder::new(input)),
+                    Container::Gzip => {
+                        Member::Gzip(Box::new(flate2::bufread::GzDecoder::new(input)))
+                    }
                     _ => {
                         let dict: &[u8] = self.dict.as_deref().unwrap_or(&[]);
-                        match zstd::stream::read::Decoder::with_dictionary(input, dict) {
-                            Ok(d) => Member::Zstd(Box::new(d.single_frame())),
-                            Err(e) => return self.fail(out.len(), e.to_string()),
+                        // What `zstd::stream::read::Decoder::with_dictionary`
+                        // does, in an order that keeps the input on failure.
+                        match zstd::stream::raw::Decoder::with_dictionary(dict) {
+                            Ok(raw) => {
+                                let mut reader = zstd::stream::zio::Reader::new(input, raw);
+                                reader.set_single_frame();
+                                Member::Zstd(Box::new(reader))
+                            }
+                            Err(e) => {
+                                self.input = Some(input);
+                                return self.fail(out.len(), e.to_string());
+                            }
                         }
                     }
                 };
@@ -187,13 +515,24 @@ impl<'a> Source<'a> {
     /// Reads a WARC zstd dictionary frame at `pos` (its payload may itself be
     /// a zstd frame) and moves past it.
     fn read_dictionary(&mut self) {
-        let rest = &self.data[self.pos..];
-        let len = rest
+        let Some(input) = self.input.as_mut() else {
+            return;
+        };
+        let len = input
+            .ensure(self.pos, 8)
             .get(4..8)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
             .unwrap_or(usize::MAX);
-        let Some(payload) = rest.get(8..8usize.saturating_add(len)) else {
-            // A truncated dictionary frame: skip its magic and resync.
+        let total = 8usize.saturating_add(len);
+        let fits = (total as u64) <= input.retain;
+        let rest = if fits {
+            input.ensure(self.pos, total)
+        } else {
+            &[]
+        };
+        let Some(payload) = rest.get(8..total) else {
+            // A truncated (or, streaming, oversized) dictionary frame: skip
+            // its magic and resync.
             self.pos += 1;
             return;
         };
@@ -210,16 +549,18 @@ impl<'a> Source<'a> {
             payload.to_vec()
         };
         self.dict = Some(dict);
-        self.pos += 8 + len;
+        self.pos += total as u64;
     }
 
     fn fail(&mut self, output_from: usize, detail: String) -> Fill {
         let offset = self.pos;
         self.member = None;
-        self.pos += 1;
+        // A stream may have dropped the member's first bytes (see `retain`).
+        let oldest = self.input.as_ref().map_or(0, |i| i.start);
+        self.pos = (self.pos + 1).max(oldest);
         self.silent_resync = true;
         Fill::Corrupt {
-            offset: offset as u64,
+            offset,
             detail,
             output_from,
         }
@@ -242,11 +583,9 @@ impl<'a> Source<'a> {
             match r {
                 Ok(0) => {
                     out.truncate(old);
-                    let remaining = match &member {
-                        Member::Gzip(d) => d.get_ref().len(),
-                        Member::Zstd(d) => d.get_ref().len(),
-                    };
-                    let consumed = self.data.len() - start - remaining;
+                    let input = member.into_input();
+                    let consumed = input.cursor - start;
+                    self.input = Some(input);
                     if consumed == 0 && produced_before + produced == 0 {
                         // No progress at all: treat as corrupt to guarantee progress.
                         self.pos = start;
@@ -254,7 +593,7 @@ impl<'a> Source<'a> {
                     }
                     self.pos = start + consumed.max(1);
                     return Fill::Data {
-                        member: first.then_some(start as u64),
+                        member: first.then_some(start),
                     };
                 }
                 Ok(n) => {
@@ -263,12 +602,16 @@ impl<'a> Source<'a> {
                     if produced >= self.cap {
                         self.member = Some((start, member, produced_before + produced));
                         return Fill::Data {
-                            member: first.then_some(start as u64),
+                            member: first.then_some(start),
                         };
                     }
                 }
                 Err(e) => {
                     out.truncate(old);
+                    self.input = Some(member.into_input());
+                    if let Some(f) = self.io_error(Some((begin, start))) {
+                        return f;
+                    }
                     self.pos = start;
                     return self.fail(begin, e.to_string());
                 }

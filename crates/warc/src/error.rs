@@ -99,6 +99,10 @@ pub enum RecordError {
         limit: u64,
         target_uri: Option<String>,
     },
+    /// Reading the input failed (streaming reader only); nothing after
+    /// `offset` is read and iteration ends after this error.
+    #[error("offset {offset}: read error: {detail}")]
+    Io { offset: u64, detail: String },
     /// A `response` record whose HTTP message cannot be parsed.
     #[error("offset {offset}: bad HTTP message: {problem}")]
     BadHttp {
@@ -118,7 +122,8 @@ impl RecordError {
             | RecordError::Truncated { offset, .. }
             | RecordError::BadBoundary { offset, .. }
             | RecordError::TooLarge { offset, .. }
-            | RecordError::BadHttp { offset, .. } => *offset,
+            | RecordError::BadHttp { offset, .. }
+            | RecordError::Io { offset, .. } => *offset,
         }
     }
 }

@@ -30,9 +30,11 @@
 //!
 //! # Design
 //!
-//! - [`container`](crate) layer (`container.rs`): the file in memory, decoded
-//!   member by member; a failing member is reported and decoding resumes at
-//!   the next member magic.
+//! - [`container`](crate) layer (`container.rs`): the file — a slice in
+//!   memory ([`Reader::new`]) or a stream ([`Reader::from_read`], memory
+//!   bounded by the record size) — decoded member by member through the same
+//!   code; a failing member is reported and decoding resumes at the next
+//!   member magic.
 //! - [`Reader`]: WARC header blocks and ARC header lines over the decoded
 //!   stream; every record must end at a record boundary, otherwise it is
 //!   reported and the reader rescans from the end of its header (see the

@@ -15,6 +15,7 @@
 //!   if another record header follows it within that output.
 
 use std::collections::VecDeque;
+use std::io::Read;
 
 use crate::container::{Fill, Source};
 use crate::error::{Container, HeaderProblem, HttpProblem, RecordError};
@@ -49,7 +50,8 @@ struct Barrier {
     suspect_from: Option<usize>,
 }
 
-/// An iterator over the records of one WARC or ARC file held in memory.
+/// An iterator over the records of one WARC or ARC file, held in memory
+/// ([`Reader::new`]) or streamed from a reader ([`Reader::from_read`]).
 ///
 /// ```
 /// let data = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 4\r\n\r\n<p>x\r\n\r\n";
@@ -69,6 +71,8 @@ pub struct Reader<'a> {
     eof: bool,
     arc: bool,
     pending: VecDeque<RecordError>,
+    /// Largest capacity `buf` reached.
+    peak: usize,
 }
 
 enum Search {
@@ -85,11 +89,43 @@ impl<'a> Reader<'a> {
 
     /// A reader with the given limits.
     pub fn with_options(data: &'a [u8], opts: Options) -> Self {
-        let cap = usize::try_from(opts.max_record_size)
+        Self::with_source(Source::new(data, Self::cap(&opts)), opts)
+    }
+
+    /// A streaming reader: the file is read from `reader` as records are
+    /// needed (in 64 KiB reads; no `BufReader` is needed). It yields exactly
+    /// the records and errors of [`Reader::with_options`] over the same
+    /// bytes, whatever sizes `reader`'s reads return, except in two damaged
+    /// cases no record-sized window can cover (a failing gzip member or zstd
+    /// frame whose compressed size exceeds `max_record_size` + 256 KiB is
+    /// rescanned only from its last retained bytes; a zstd dictionary frame
+    /// that large is skipped). A read error is reported as
+    /// [`RecordError::Io`] and ends the iteration.
+    ///
+    /// Memory: the current record (at most `max_record_size` plus its
+    /// header), one decoding step of the same size, and the compressed bytes
+    /// of the open member up to that size; see [`Reader::peak_buffer`].
+    ///
+    /// ```
+    /// let data: &[u8] = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 4\r\n\r\n<p>x\r\n\r\n";
+    /// let opts = spinneret_warc::Options::default();
+    /// let recs: Vec<_> = spinneret_warc::Reader::from_read(data, opts).collect();
+    /// assert_eq!(recs[0].as_ref().unwrap().body, b"<p>x");
+    /// ```
+    pub fn from_read<R: Read + 'a>(reader: R, opts: Options) -> Self {
+        Self::with_source(Source::from_read(Box::new(reader), Self::cap(&opts)), opts)
+    }
+
+    fn cap(opts: &Options) -> usize {
+        usize::try_from(opts.max_record_size)
             .unwrap_or(usize::MAX)
-            .saturating_add(MAX_HEADER);
+            .saturating_add(MAX_HEADER)
+    }
+
+    fn with_source(src: Source<'a>, opts: Options) -> Self {
+        let arc = src.arc_start();
         Reader {
-            src: Source::new(data, cap),
+            src,
             opts,
             buf: Vec::new(),
             pos: 0,
@@ -97,9 +133,25 @@ impl<'a> Reader<'a> {
             members: VecDeque::new(),
             barrier: None,
             eof: false,
-            arc: data.starts_with(b"filedesc:"),
+            arc,
             pending: VecDeque::new(),
+            peak: 0,
         }
+    }
+
+    /// The largest capacity, in bytes, that the reader's buffers reached
+    /// so far: the decoded-record buffer plus, for a streaming reader, the
+    /// window of compressed input (a slice reader has no window). The bound
+    /// for memory, apart from the decoders' fixed state and the records
+    /// handed out.
+    pub fn peak_buffer(&self) -> usize {
+        self.peak + self.src.peak_window()
+    }
+
+    /// Input bytes read so far (for a slice reader, the slice's length).
+    /// After the last item, the size of the input.
+    pub fn bytes_read(&self) -> u64 {
+        self.src.bytes_read()
     }
 
     /// The detected container.
@@ -157,8 +209,24 @@ impl<'a> Reader<'a> {
                         suspect_from: None,
                     });
                 }
+                Fill::Io {
+                    offset,
+                    detail,
+                    member,
+                } => {
+                    if let Some((from, member)) = member
+                        && self.buf.len() > from
+                    {
+                        self.members.push_back((self.base + from as u64, member));
+                    }
+                    self.barrier = Some(Barrier {
+                        error: RecordError::Io { offset, detail },
+                        suspect_from: member.map(|(from, _)| from),
+                    });
+                }
                 Fill::Eof => self.eof = true,
             }
+            self.peak = self.peak.max(self.buf.capacity());
         }
         true
     }

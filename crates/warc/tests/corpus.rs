@@ -36,16 +36,75 @@ fn corpus_files() -> Vec<(String, PathBuf)> {
     out
 }
 
-fn read_all(data: &[u8]) -> (Vec<Record>, Vec<RecordError>) {
+fn split(reader: Reader<'_>) -> (Vec<Record>, Vec<RecordError>) {
     let mut recs = Vec::new();
     let mut errs = Vec::new();
-    for item in Reader::new(data) {
+    for item in reader {
         match item {
             Ok(r) => recs.push(r),
             Err(e) => errs.push(e),
         }
     }
     (recs, errs)
+}
+
+fn read_all(data: &[u8]) -> (Vec<Record>, Vec<RecordError>) {
+    split(Reader::new(data))
+}
+
+/// A reader that returns small reads of varying sizes (1 to 4096 bytes,
+/// pseudo-random), to prove the streaming reader does not depend on them.
+struct Choppy<'a> {
+    data: &'a [u8],
+    rng: XorShift,
+}
+
+impl std::io::Read for Choppy<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let want = match self.rng.next() % 4 {
+            0 => 1 + (self.rng.next() % 7) as usize,
+            1 => 1 + (self.rng.next() % 300) as usize,
+            _ => 1 + (self.rng.next() % 4096) as usize,
+        };
+        let n = want.min(out.len()).min(self.data.len());
+        out[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// The streaming reader over `data`, fed by small varying reads.
+fn stream_all(data: &[u8], seed: u64) -> (Vec<Record>, Vec<RecordError>) {
+    let choppy = Choppy {
+        data,
+        rng: XorShift(seed | 1),
+    };
+    split(Reader::from_read(
+        choppy,
+        spinneret_warc::Options::default(),
+    ))
+}
+
+/// `Reader::from_read` yields exactly the records and errors of the slice
+/// reader on every corpus file, whatever the sizes of the underlying reads.
+#[test]
+fn streaming_equals_slice_on_the_corpus() {
+    let files = corpus_files();
+    assert!(files.len() >= 30, "only {} corpus files", files.len());
+    for (i, (name, path)) in files.iter().enumerate() {
+        let data = std::fs::read(path).unwrap();
+        let slice = read_all(&data);
+        let stream = stream_all(&data, 0x51_7CC1_B727_220A ^ i as u64);
+        assert_eq!(slice.1, stream.1, "{name}: errors differ");
+        assert_eq!(
+            slice.0.len(),
+            stream.0.len(),
+            "{name}: record counts differ"
+        );
+        for (a, b) in slice.0.iter().zip(&stream.0) {
+            assert_eq!(a, b, "{name}: record at {} differs", a.offset);
+        }
+    }
 }
 
 #[test]
@@ -109,6 +168,12 @@ fn records_match_the_digest_table() {
         let rows = &expected[&name];
         let data = std::fs::read(path).unwrap();
         let (recs, errs) = read_all(&data);
+        // The streaming reader must see the same file the same way.
+        assert_eq!(
+            stream_all(&data, 7),
+            (recs.clone(), errs.clone()),
+            "{name}: streaming differs"
+        );
         let fields = |rec: &Record| {
             let mut got = [
                 rec.offset.to_string(),
@@ -207,6 +272,7 @@ fn fault_injection_keeps_untouched_records() {
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let mut runs = 0;
     let mut lost = Vec::new();
+    let mut diverged = Vec::new();
     for (name, path) in corpus_files() {
         let data = std::fs::read(&path).unwrap();
         let (clean, _) = read_all(&data);
@@ -228,7 +294,15 @@ fn fault_injection_keeps_untouched_records() {
             } else {
                 damaged[at] ^= 1 << (rng.next() % 8);
             }
-            let (got, _) = read_all(&damaged);
+            let (got, errs) = read_all(&damaged);
+            // Damage is where streaming could diverge: it must not.
+            let streamed = stream_all(&damaged, rng.next());
+            if streamed != (got.clone(), errs) {
+                diverged.push(format!(
+                    "{name}: streaming differs after {} at {at}",
+                    if truncate { "truncation" } else { "bit flip" }
+                ));
+            }
             runs += 1;
             let got: std::collections::HashSet<Key> = got.iter().map(key).collect();
             for r in &clean {
@@ -257,4 +331,5 @@ fn fault_injection_keeps_untouched_records() {
         lost.len()
     );
     assert!(lost.is_empty());
+    assert!(diverged.is_empty(), "{diverged:#?}");
 }
