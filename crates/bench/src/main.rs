@@ -12,12 +12,14 @@
 //! spinneret-bench url [DATASET] [--quick]
 //! spinneret-bench tokenize [--quick]
 //! spinneret-bench encoding [--quick]
+//! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench kernel <none|spinneret|ada|url> <DATASET>   (for callgrind.sh)
 //! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
 //!                                                  (for callgrind-tokenize.sh)
 //! ```
 
 mod encoding_bench;
+mod pipeline_bench;
 mod timing;
 mod tokenize_bench;
 mod url_bench;
@@ -32,6 +34,7 @@ fn usage() -> ExitCode {
         "usage: spinneret-bench url [DATASET] [--quick]\n\
          \x20      spinneret-bench tokenize [--quick]\n\
          \x20      spinneret-bench encoding [--quick]\n\
+         \x20      spinneret-bench pipeline [--quick] [--repeat K]\n\
          \n\
          url: times parse + href for spinneret-url, ada-url and url on the shared\n\
          corpus, then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
@@ -39,6 +42,9 @@ fn usage() -> ExitCode {
          every page of corpus/pages.tsv (input MB/s).\n\
          encoding: per-page determine+decode time of spinneret-encoding against\n\
          chardetng alone, on every page of corpus/pages.tsv.\n\
+         pipeline: `spinneret links` end to end (1 and 2 threads) on a WARC of the\n\
+         corpus repeated K times (default 3; --quick: 1), against lol_html and a\n\
+         Python pipeline (fastwarc + resiliparse + selectolax, in a temp venv).\n\
          \n\
          DATASET   run only this one: {} or {}\n\
          --quick   a warm-up and one timed pass per kernel (CI smoke test)",
@@ -51,11 +57,19 @@ fn usage() -> ExitCode {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let positional: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| *a != "--quick")
-        .collect();
+    let mut repeat = None;
+    let mut positional: Vec<&str> = Vec::new();
+    let mut it = args.iter().map(String::as_str);
+    while let Some(a) = it.next() {
+        match a {
+            "--quick" => {}
+            "--repeat" => match it.next().and_then(|k| k.parse::<u32>().ok()) {
+                Some(k) if k > 0 => repeat = Some(k),
+                _ => return usage(),
+            },
+            _ => positional.push(a),
+        }
+    }
 
     match positional.as_slice() {
         ["url"] => {
@@ -75,6 +89,11 @@ fn main() -> ExitCode {
             encoding_bench::run(if quick { Plan::QUICK } else { Plan::THOROUGH });
             ExitCode::SUCCESS
         }
+        ["pipeline"] => {
+            pipeline_bench::run(quick, repeat);
+            ExitCode::SUCCESS
+        }
+        _ if repeat.is_some() => usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.
         ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {
             match tokenize_bench::Kernel::from_kernel_name(kernel) {
