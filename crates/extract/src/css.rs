@@ -21,8 +21,25 @@ fn is_name(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-' || !c.is_ascii()
 }
 
+/// Whether `css` can contain a URL at all: a `url(` (any case), an
+/// `@import`, or an escape (which could spell either). Most style attributes
+/// and many style sheets have none; they skip the tokenizer.
+fn may_contain_urls(css: &[u8]) -> bool {
+    memchr::memchr2(b'@', b'\\', css).is_some()
+        || memchr::memchr_iter(b'(', css)
+            .any(|i| i >= 3 && css[i - 3..i].eq_ignore_ascii_case(b"url"))
+}
+
 /// The URLs in a piece of CSS (a style sheet or a declaration list).
 pub fn css_urls(css: &str) -> Vec<Cow<'_, str>> {
+    if !may_contain_urls(css.as_bytes()) {
+        return Vec::new();
+    }
+    css_urls_tokenized(css)
+}
+
+/// [`css_urls`] without the pre-filter: the CSS tokenizing itself.
+fn css_urls_tokenized(css: &str) -> Vec<Cow<'_, str>> {
     let mut out = Vec::new();
     let b = css.as_bytes();
     let mut i = 0;
@@ -97,6 +114,12 @@ fn is_name_byte_before(b: &[u8], at: usize) -> bool {
 fn ident(css: &str, mut i: usize) -> (Cow<'_, str>, usize) {
     let start = i;
     let mut owned: Option<String> = None;
+    // ASCII name bytes first, byte by byte (the common case); the loop
+    // below handles non-ASCII and escapes.
+    let b = css.as_bytes();
+    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
+        i += 1;
+    }
     while let Some(c) = css[i..].chars().next() {
         if is_name(c) {
             if let Some(o) = owned.as_mut() {
