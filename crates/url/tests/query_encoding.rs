@@ -1,38 +1,12 @@
 //! Queries encoded in the document's encoding (percent-encode after
-//! encoding), with encoding_rs-backed encoders for windows-1252 and
-//! windows-1251 — the shape the encoding crate will supply.
+//! encoding), with the encoding crate's `DocumentQueryEncoder` for
+//! windows-1252 and windows-1251.
 
-use spinneret_url::{EncodedPiece, QueryEncoder, Url};
-
-struct Legacy(&'static encoding_rs::Encoding);
-
-impl QueryEncoder for Legacy {
-    fn is_utf8(&self) -> bool {
-        self.0.output_encoding() == encoding_rs::UTF_8
-    }
-
-    fn encode(&self, input: &str, sink: &mut dyn FnMut(EncodedPiece<'_>)) {
-        let mut encoder = self.0.output_encoding().new_encoder();
-        let mut buf = [0u8; 64];
-        let mut rest = input;
-        loop {
-            let (result, read, written) =
-                encoder.encode_from_utf8_without_replacement(rest, &mut buf, true);
-            rest = &rest[read..];
-            if written > 0 {
-                sink(EncodedPiece::Bytes(&buf[..written]));
-            }
-            match result {
-                encoding_rs::EncoderResult::InputEmpty => break,
-                encoding_rs::EncoderResult::OutputFull => {}
-                encoding_rs::EncoderResult::Unmappable(c) => sink(EncodedPiece::Unmappable(c)),
-            }
-        }
-    }
-}
+use spinneret_encoding::DocumentQueryEncoder;
+use spinneret_url::Url;
 
 fn parse_in(encoding: &'static encoding_rs::Encoding, input: &str, base: Option<&Url>) -> String {
-    let encoder = Legacy(encoding);
+    let encoder = DocumentQueryEncoder::new(encoding);
     Url::options()
         .base_url(base)
         .query_encoder(Some(&encoder))

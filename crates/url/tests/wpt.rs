@@ -8,7 +8,8 @@
 //! skips it too, since `https:///x` has host `x`).
 
 use serde_json::Value;
-use spinneret_url::{EncodedPiece, QueryEncoder, Url};
+use spinneret_encoding::DocumentQueryEncoder;
+use spinneret_url::Url;
 
 fn load(name: &str) -> Value {
     let text = spinneret_testdata::read_to_string(&format!("testdata/wpt-url/{name}"));
@@ -282,35 +283,6 @@ fn idna_test_v2_removed() {
     idna_file("IdnaTestV2-removed.json");
 }
 
-/// A document-encoding query encoder built from encoding_rs (the encoding
-/// crate will supply the production one).
-struct EncodingRs(&'static encoding_rs::Encoding);
-
-impl QueryEncoder for EncodingRs {
-    fn is_utf8(&self) -> bool {
-        self.0.output_encoding() == encoding_rs::UTF_8
-    }
-
-    fn encode(&self, input: &str, sink: &mut dyn FnMut(EncodedPiece<'_>)) {
-        let mut encoder = self.0.output_encoding().new_encoder();
-        let mut buf = [0u8; 1024];
-        let mut rest = input;
-        loop {
-            let (result, read, written) =
-                encoder.encode_from_utf8_without_replacement(rest, &mut buf, true);
-            rest = &rest[read..];
-            if written > 0 {
-                sink(EncodedPiece::Bytes(&buf[..written]));
-            }
-            match result {
-                encoding_rs::EncoderResult::InputEmpty => break,
-                encoding_rs::EncoderResult::OutputFull => {}
-                encoding_rs::EncoderResult::Unmappable(c) => sink(EncodedPiece::Unmappable(c)),
-            }
-        }
-    }
-}
-
 /// percent-encoding.json as WPT runs it: the query of
 /// `https://doesnotmatter.invalid/?{input}#{input}` in a document of each
 /// encoding; the fragment is always UTF-8.
@@ -330,7 +302,7 @@ fn percent_encoding() {
             total += 1;
             let want = want.as_str().expect("string");
             let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).expect("known label");
-            let encoder = EncodingRs(encoding);
+            let encoder = DocumentQueryEncoder::new(encoding);
             let href = format!("https://doesnotmatter.invalid/?{input}#{input}");
             match Url::options().query_encoder(Some(&encoder)).parse(&href) {
                 Ok(u) if u.search() == format!("?{want}") && u.hash() == format!("#{utf8}") => {}
