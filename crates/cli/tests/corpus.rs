@@ -113,3 +113,63 @@ fn output_order_does_not_depend_on_threads() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+/// Every page of `corpus/pages.tsv` through `spinneret links --manifest`:
+/// exit 0, and every manifest row is either an HTML page whose links are
+/// written or a reported bad record (rows without a page URL); per-source
+/// counts printed.
+#[test]
+fn every_corpus_page_runs() {
+    let manifest = spinneret_testdata::path("corpus/pages.tsv");
+    let rows = spinneret_testdata::lines("corpus/pages.tsv")
+        .iter()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .count() as u64;
+    let stats = std::env::temp_dir().join(format!("spinneret-pages-{}.json", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_spinneret"))
+        .args(["links", "--format", "tsv", "--stats"])
+        .arg(&stats)
+        .arg("--manifest")
+        .arg(&manifest)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&stats);
+    let n = |k: &str| s[k].as_u64().unwrap_or(0);
+    let (html, bad, written) = (n("html_pages"), n("bad_records"), n("links_written"));
+    let lines = out.stdout.iter().filter(|&&b| b == b'\n').count() as u64;
+    assert_eq!(lines, written + 1, "TSV lines = header + links written");
+    // Per source, from the TSV's record column ("path:offset").
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut by_source: std::collections::BTreeMap<&str, u64> = Default::default();
+    for line in text.lines().skip(1) {
+        let record = line.rsplit('\t').next().unwrap_or("");
+        // ".../corpus/pages/<source>/<name>.gz:0"
+        let source = record
+            .split_once("/pages/")
+            .and_then(|(_, rest)| rest.split('/').next())
+            .unwrap_or("?");
+        *by_source.entry(source).or_default() += 1;
+    }
+    for (source, links) in &by_source {
+        println!("{source}\tlinks={links}");
+    }
+    println!("{rows} manifest rows: {html} HTML pages, {bad} bad records, {written} links");
+    assert!(
+        html + bad >= rows * 99 / 100,
+        "{html} pages + {bad} bad of {rows} rows"
+    );
+    assert!(
+        html > 2000 && written > 300_000,
+        "{html} pages, {written} links"
+    );
+}
