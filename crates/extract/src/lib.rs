@@ -481,6 +481,23 @@ fn consumed<'p>(
     &page[..read]
 }
 
+/// The `url()`s of a `<style>` element's text, as pending links.
+fn push_style_links<'t>(links: &mut Vec<Pending<'t>>, style_text: &str) {
+    rules::style_text_links(style_text, |attribute, kind, v| {
+        links.push(Pending {
+            element: Cow::Borrowed("style"),
+            attribute,
+            svg: false,
+            kind,
+            raw: Cow::Owned(v.into_owned()),
+            rel: None,
+            hreflang: None,
+            as_: None,
+            text: None,
+        });
+    });
+}
+
 fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: bool) -> Scan<'t> {
     let mut out = Scan {
         links: Vec::new(),
@@ -546,19 +563,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
         }
         if let Some(st) = style_text.take() {
             // The style element's text ended (end tag, or the next tag).
-            rules::style_text_links(&st, |attribute, kind, v| {
-                out.links.push(Pending {
-                    element: Cow::Borrowed("style"),
-                    attribute,
-                    svg: false,
-                    kind,
-                    raw: Cow::Owned(v.into_owned()),
-                    rel: None,
-                    hreflang: None,
-                    as_: None,
-                    text: None,
-                });
-            });
+            push_style_links(&mut out.links, &st);
         }
         raw = None;
         let Some(name) = name else { continue };
@@ -635,19 +640,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
         });
     }
     if let Some(st) = style_text.take() {
-        rules::style_text_links(&st, |attribute, kind, v| {
-            out.links.push(Pending {
-                element: Cow::Borrowed("style"),
-                attribute,
-                svg: false,
-                kind,
-                raw: Cow::Owned(v.into_owned()),
-                rel: None,
-                hreflang: None,
-                as_: None,
-                text: None,
-            });
-        });
+        push_style_links(&mut out.links, &st);
     }
     out
 }
