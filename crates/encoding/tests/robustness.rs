@@ -3,23 +3,8 @@
 //! holding three times, in pieces.
 
 use spinneret_encoding::{Change, Encoding, Policy, Sniffer};
+use spinneret_testdata::Rng;
 use std::io::Read;
-
-/// A deterministic xorshift generator (no dependency needed).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Fragments that steer inputs into every branch of the sniffing code.
 const PIECES: &[&[u8]] = &[
@@ -81,7 +66,7 @@ fn random_input(rng: &mut Rng) -> Vec<u8> {
     for _ in 0..parts {
         if rng.below(3) == 0 {
             let n = rng.below(8);
-            out.extend((0..n).map(|_| rng.next() as u8));
+            out.extend((0..n).map(|_| rng.next_u64() as u8));
         } else {
             out.extend_from_slice(PIECES[rng.below(PIECES.len())]);
         }

@@ -28,6 +28,7 @@ use serde_json::Value;
 use spinneret_html::{
     OwnedToken, StreamTokenizer, Tag, TextMode, Token, Tokenizer, TokenizerOptions,
 };
+use spinneret_testdata::Rng;
 use std::fmt::Debug;
 use std::sync::LazyLock;
 use std::time::Instant;
@@ -65,24 +66,6 @@ static PAGES: LazyLock<Vec<Page>> = LazyLock::new(|| {
     );
     pages
 });
-
-/// xorshift64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// `s` in chunks of `size` bytes, each end moved forward to a character
 /// boundary.

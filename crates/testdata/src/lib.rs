@@ -104,6 +104,34 @@ pub fn files_with_suffix(relative_dir: &str, suffix: &str) -> Vec<PathBuf> {
     out
 }
 
+/// A deterministic xorshift64 generator for generated and mutated test
+/// inputs: reproducible from its seed, no dependency. (A seed of 0 stays 0;
+/// use any other.)
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// One of `items` (non-empty).
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

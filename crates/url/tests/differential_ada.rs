@@ -24,6 +24,7 @@
 //! printed (input, base, ours, Ada's; known ones up to a few examples per
 //! class), with summary counts, and the test fails on any unexplained one.
 
+use spinneret_testdata::Rng;
 use spinneret_url::{HostKind, ParseError, Url};
 use std::collections::{BTreeMap, HashMap};
 
@@ -574,28 +575,6 @@ fn extracted_links_resolve_like_ada() {
 // ---------------------------------------------------------------------------
 // Generated and mutated inputs.
 // ---------------------------------------------------------------------------
-
-/// xorshift64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
 
 /// Pieces that exercise the parser's decisions: delimiters, dot segments,
 /// percent-encodings, IPv4/IPv6 forms, ports, IDNA mappings and validity

@@ -16,6 +16,7 @@
 //!   duration: 1 MB must not cost more than 30 times 100 KB).
 
 use proptest::prelude::*;
+use spinneret_testdata::Rng;
 use spinneret_url::{HostKind, SchemeType, Url};
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
@@ -679,24 +680,6 @@ proptest! {
         prop_assert_eq!(exercise_parse(&input), Ok(()));
         let url = &PARSED_BASES[input.len() % PARSED_BASES.len()];
         prop_assert_eq!(exercise_setters(url, &input), Ok(()));
-    }
-}
-
-/// xorshift64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 

@@ -3,6 +3,7 @@
 //! injection (truncation, bit flips) proving that records untouched by the
 //! damage are still produced.
 
+use spinneret_testdata::Rng;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -56,15 +57,15 @@ fn read_all(data: &[u8]) -> (Vec<Record>, Vec<RecordError>) {
 /// pseudo-random), to prove the streaming reader does not depend on them.
 struct Choppy<'a> {
     data: &'a [u8],
-    rng: XorShift,
+    rng: Rng,
 }
 
 impl std::io::Read for Choppy<'_> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let want = match self.rng.next() % 4 {
-            0 => 1 + (self.rng.next() % 7) as usize,
-            1 => 1 + (self.rng.next() % 300) as usize,
-            _ => 1 + (self.rng.next() % 4096) as usize,
+        let want = match self.rng.next_u64() % 4 {
+            0 => 1 + (self.rng.next_u64() % 7) as usize,
+            1 => 1 + (self.rng.next_u64() % 300) as usize,
+            _ => 1 + (self.rng.next_u64() % 4096) as usize,
         };
         let n = want.min(out.len()).min(self.data.len());
         out[..n].copy_from_slice(&self.data[..n]);
@@ -77,7 +78,7 @@ impl std::io::Read for Choppy<'_> {
 fn stream_all(data: &[u8], seed: u64) -> (Vec<Record>, Vec<RecordError>) {
     let choppy = Choppy {
         data,
-        rng: XorShift(seed | 1),
+        rng: Rng(seed | 1),
     };
     split(Reader::from_read(
         choppy,
@@ -242,16 +243,6 @@ fn records_match_the_digest_table() {
     );
 }
 
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 type Key = (u64, &'static str, Option<String>, Option<String>, Vec<u8>);
 
 fn key(r: &Record) -> Key {
@@ -269,7 +260,7 @@ fn key(r: &Record) -> Key {
 /// not contain the damage is still produced, identical.
 #[test]
 fn fault_injection_keeps_untouched_records() {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut runs = 0;
     let mut lost = Vec::new();
     let mut diverged = Vec::new();
@@ -286,17 +277,17 @@ fn fault_injection_keeps_untouched_records() {
         };
         let n = if data.len() > 200_000 { 12 } else { 30 };
         for round in 0..n {
-            let at = (rng.next() % data.len() as u64) as usize;
+            let at = (rng.next_u64() % data.len() as u64) as usize;
             let mut damaged = data.clone();
             let truncate = round % 3 == 0;
             if truncate {
                 damaged.truncate(at);
             } else {
-                damaged[at] ^= 1 << (rng.next() % 8);
+                damaged[at] ^= 1 << (rng.next_u64() % 8);
             }
             let (got, errs) = read_all(&damaged);
             // Damage is where streaming could diverge: it must not.
-            let streamed = stream_all(&damaged, rng.next());
+            let streamed = stream_all(&damaged, rng.next_u64());
             if streamed != (got.clone(), errs) {
                 diverged.push(format!(
                     "{name}: streaming differs after {} at {at}",

@@ -3,25 +3,16 @@
 //! (never materialized), with its memory checked through
 //! `Reader::peak_buffer`; and read errors of the underlying reader.
 
+use spinneret_testdata::Rng;
 use std::io::{self, Read, Write};
 
 use spinneret_warc::{Options, Reader, RecordError};
 
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// A WARC response record with an HTML body of `len` pseudo-random bytes.
-fn record(i: usize, len: usize, rng: &mut XorShift) -> Vec<u8> {
+fn record(i: usize, len: usize, rng: &mut Rng) -> Vec<u8> {
     let mut body = b"<html><a href=\"/x\">x</a>".to_vec();
     while body.len() < len {
-        let v = rng.next();
+        let v = rng.next_u64();
         body.extend((0..8).map(|k| b'a' + ((v >> (k * 8)) % 26) as u8));
     }
     body.truncate(len);
@@ -59,7 +50,7 @@ struct Generator {
     at: usize,
     produced: u64,
     total: u64,
-    rng: XorShift,
+    rng: Rng,
 }
 
 impl Read for Generator {
@@ -68,7 +59,7 @@ impl Read for Generator {
             return Ok(0);
         }
         let m = &self.members[self.next % self.members.len()];
-        let want = 1 + (self.rng.next() % 100_000) as usize;
+        let want = 1 + (self.rng.next_u64() % 100_000) as usize;
         let n = want.min(out.len()).min(m.len() - self.at);
         out[..n].copy_from_slice(&m[self.at..self.at + n]);
         self.at += n;
@@ -83,7 +74,7 @@ impl Read for Generator {
 
 #[test]
 fn a_large_gzip_warc_streams_in_bounded_memory() {
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let opts = Options {
         max_record_size: 1 << 20,
         ..Options::default()
@@ -101,7 +92,7 @@ fn a_large_gzip_warc_streams_in_bounded_memory() {
         at: 0,
         produced: 0,
         total,
-        rng: XorShift(99),
+        rng: Rng(99),
     };
     let mut reader = Reader::from_read(generator, opts);
     let (mut records, mut too_large, mut offset, mut i) = (0u64, 0u64, 0u64, 0usize);
@@ -167,7 +158,7 @@ impl Read for Failing<'_> {
 /// the iteration; plain and gzip alike.
 #[test]
 fn read_errors_end_the_stream() {
-    let mut rng = XorShift(5);
+    let mut rng = Rng(5);
     let plain: Vec<u8> = (0..3).flat_map(|i| record(i, 100, &mut rng)).collect();
     let gz: Vec<u8> = (0..3)
         .flat_map(|i| gzip(&record(i, 100, &mut rng)))
