@@ -2037,34 +2037,75 @@ impl<'a> Run<'a, '_> {
                         }
                     }
                 },
-                D::AfterPublicKeyword | D::BeforePublicId => match c {
-                    c if is_ws(c) => {
-                        p += len;
-                        st = D::BeforePublicId;
-                    }
-                    b'"' | b'\'' => {
-                        if st == D::AfterPublicKeyword {
-                            self.err(ErrorCode::MissingWhitespaceAfterDoctypePublicKeyword, p);
+                // After DOCTYPE public/system keyword and before DOCTYPE
+                // public/system identifier states: the same steps, for one
+                // identifier or the other.
+                D::AfterPublicKeyword
+                | D::BeforePublicId
+                | D::AfterSystemKeyword
+                | D::BeforeSystemId => {
+                    let public = matches!(st, D::AfterPublicKeyword | D::BeforePublicId);
+                    let after_keyword = matches!(st, D::AfterPublicKeyword | D::AfterSystemKeyword);
+                    match c {
+                        c if is_ws(c) => {
+                            p += len;
+                            st = if public {
+                                D::BeforePublicId
+                            } else {
+                                D::BeforeSystemId
+                            };
                         }
-                        public_id = Some(Acc::new());
-                        st = if c == b'"' {
-                            D::PublicIdDq
-                        } else {
-                            D::PublicIdSq
-                        };
-                        p += 1;
+                        b'"' | b'\'' => {
+                            if after_keyword {
+                                self.err(
+                                    if public {
+                                        ErrorCode::MissingWhitespaceAfterDoctypePublicKeyword
+                                    } else {
+                                        ErrorCode::MissingWhitespaceAfterDoctypeSystemKeyword
+                                    },
+                                    p,
+                                );
+                            }
+                            let id = if public {
+                                &mut public_id
+                            } else {
+                                &mut system_id
+                            };
+                            *id = Some(Acc::new());
+                            st = match (public, c == b'"') {
+                                (true, true) => D::PublicIdDq,
+                                (true, false) => D::PublicIdSq,
+                                (false, true) => D::SystemIdDq,
+                                (false, false) => D::SystemIdSq,
+                            };
+                            p += 1;
+                        }
+                        b'>' => {
+                            self.err(
+                                if public {
+                                    ErrorCode::MissingDoctypePublicIdentifier
+                                } else {
+                                    ErrorCode::MissingDoctypeSystemIdentifier
+                                },
+                                p,
+                            );
+                            force_quirks = true;
+                            emit!(p + 1)
+                        }
+                        _ => {
+                            self.err(
+                                if public {
+                                    ErrorCode::MissingQuoteBeforeDoctypePublicIdentifier
+                                } else {
+                                    ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier
+                                },
+                                p,
+                            );
+                            force_quirks = true;
+                            st = D::Bogus;
+                        }
                     }
-                    b'>' => {
-                        self.err(ErrorCode::MissingDoctypePublicIdentifier, p);
-                        force_quirks = true;
-                        emit!(p + 1)
-                    }
-                    _ => {
-                        self.err(ErrorCode::MissingQuoteBeforeDoctypePublicIdentifier, p);
-                        force_quirks = true;
-                        st = D::Bogus;
-                    }
-                },
+                }
                 D::PublicIdDq | D::PublicIdSq | D::SystemIdDq | D::SystemIdSq => {
                     let quote = if matches!(st, D::PublicIdDq | D::SystemIdDq) {
                         b'"'
@@ -2131,34 +2172,6 @@ impl<'a> Run<'a, '_> {
                             D::SystemIdSq
                         };
                         p += 1;
-                    }
-                    _ => {
-                        self.err(ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier, p);
-                        force_quirks = true;
-                        st = D::Bogus;
-                    }
-                },
-                D::AfterSystemKeyword | D::BeforeSystemId => match c {
-                    c if is_ws(c) => {
-                        p += len;
-                        st = D::BeforeSystemId;
-                    }
-                    b'"' | b'\'' => {
-                        if st == D::AfterSystemKeyword {
-                            self.err(ErrorCode::MissingWhitespaceAfterDoctypeSystemKeyword, p);
-                        }
-                        system_id = Some(Acc::new());
-                        st = if c == b'"' {
-                            D::SystemIdDq
-                        } else {
-                            D::SystemIdSq
-                        };
-                        p += 1;
-                    }
-                    b'>' => {
-                        self.err(ErrorCode::MissingDoctypeSystemIdentifier, p);
-                        force_quirks = true;
-                        emit!(p + 1)
                     }
                     _ => {
                         self.err(ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier, p);
