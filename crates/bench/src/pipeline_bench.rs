@@ -176,6 +176,7 @@ fn links_args(warc: &Path, threads: usize) -> spinneret_cli::args::LinksArgs {
     .expect("valid links arguments");
     match cli.command {
         CliCommand::Links(a) => a,
+        other => unreachable!("parsed `links`, got {other:?}"),
     }
 }
 

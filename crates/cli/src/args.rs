@@ -18,6 +18,107 @@ pub struct Cli {
 pub enum Command {
     /// Extract every link of the HTML pages in WARC/ARC files or HTML files.
     Links(LinksArgs),
+    /// Canonicalize URLs read from standard input, one per line:
+    /// `url<TAB>canonical<TAB>surt` per line.
+    Canon(CanonArgs),
+    /// Measure canonicalization policies on a crawl (Lee et al. 2005:
+    /// redundancy and coverage loss), from WARC/ARC files, CDX/CDXJ
+    /// indexes or TSV files of URLs and payload digests.
+    CanonEval(CanonEvalArgs),
+}
+
+/// The canonicalization profile options shared by the subcommands.
+#[derive(Debug, Clone, Args)]
+pub struct ProfileArgs {
+    /// Add (`+NAME` or `NAME`) or remove (`-NAME`) a rule of the profile;
+    /// repeatable. `spinneret canon --list-rules` lists them.
+    #[arg(long = "rule", value_name = "[+|-]RULE", allow_hyphen_values = true)]
+    pub rules: Vec<String>,
+
+    /// A custom profile from a TOML file (`base`, `add`, `remove`, `key`,
+    /// `default_pages`, `tracking_params`, `extra_tracking_params`); it
+    /// replaces the named profile, `--rule` still applies on top.
+    #[arg(long, value_name = "FILE")]
+    pub profile_file: Option<PathBuf>,
+}
+
+impl ProfileArgs {
+    /// The profile: `name` (or the TOML file) with the `--rule` edits.
+    pub fn build(&self, name: &str) -> Result<spinneret_canon::Profile, crate::Error> {
+        let err = |e: String| crate::Error::Profile(e);
+        let base = match &self.profile_file {
+            Some(f) => {
+                let text =
+                    std::fs::read_to_string(f).map_err(|e| err(format!("{}: {e}", f.display())))?;
+                spinneret_canon::Profile::from_toml(&text)
+                    .map_err(|e| err(format!("{}: {e}", f.display())))?
+            }
+            None => spinneret_canon::Profile::builtin(name).map_err(|e| err(e.to_string()))?,
+        };
+        base.edit(&self.rules).map_err(|e| err(e.to_string()))
+    }
+}
+
+fn parse_profile(s: &str) -> Result<String, String> {
+    spinneret_canon::Profile::builtin(s)
+        .map(|_| s.to_owned())
+        .map_err(|e| e.to_string())
+}
+
+/// `spinneret canon [OPTIONS] < urls.txt`
+#[derive(Debug, Clone, Args)]
+pub struct CanonArgs {
+    /// The profile: whatwg, safe, lee2005, aggressive, surt, safebrowsing.
+    #[arg(long, value_name = "PROFILE", default_value = "safe", value_parser = parse_profile)]
+    pub profile: String,
+
+    #[command(flatten)]
+    pub profile_args: ProfileArgs,
+
+    /// Print the profile's key (the canonical URL, or the SURT for `surt`)
+    /// in the second column instead of the canonical URL.
+    #[arg(long)]
+    pub key: bool,
+
+    /// List the rules with their false-merge risk and exit.
+    #[arg(long)]
+    pub list_rules: bool,
+
+    /// List the built-in profiles and their rules and exit.
+    #[arg(long)]
+    pub list_profiles: bool,
+}
+
+/// `spinneret canon-eval [OPTIONS] INPUT...`
+#[derive(Debug, Clone, Args)]
+pub struct CanonEvalArgs {
+    /// WARC/ARC files (plain, gzip, zstd), CDX/CDXJ files (`.cdx`,
+    /// `.cdxj`), or TSV files with a header naming a URL column
+    /// (`target_uri`, `url` or `original`) and a digest column
+    /// (`payload_digest` or `digest`); glob patterns allowed.
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<String>,
+
+    /// Policies to evaluate (repeatable). Default: every rule alone (on top
+    /// of WHATWG parsing) and every built-in profile.
+    #[arg(long = "profile", value_name = "PROFILE", value_parser = parse_profile)]
+    pub profiles: Vec<String>,
+
+    #[command(flatten)]
+    pub profile_args: ProfileArgs,
+
+    /// Also compute near-duplicate content identities (SimHash of the
+    /// visible text of HTML payloads; WARC/ARC input only) and report both.
+    #[arg(long)]
+    pub near_dup: bool,
+
+    /// Write a self-contained HTML report with a chart per policy.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
+    /// Write the results as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
 /// Output format of `spinneret links`.
@@ -27,20 +128,6 @@ pub enum Format {
     Jsonl,
     /// Tab-separated, same fields, with a header line.
     Tsv,
-}
-
-/// Canonicalization profiles. Only `whatwg` exists today: the URL as the
-/// WHATWG URL parser serializes it.
-pub const CANON_PROFILES: [&str; 1] = ["whatwg"];
-
-fn parse_canon(s: &str) -> Result<String, String> {
-    if CANON_PROFILES.contains(&s) {
-        Ok(s.to_owned())
-    } else {
-        Err(format!(
-            "unknown profile {s:?}: only `whatwg` is implemented; canonicalization profiles come with the canonicalization issue (crates/canon)"
-        ))
-    }
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
@@ -93,14 +180,20 @@ pub struct LinksArgs {
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
 
-    /// Print each target once (its first occurrence); links that do not
-    /// parse are printed once per distinct raw text.
+    /// Print each target once (its first occurrence, by the profile's key:
+    /// 128-bit hashes are kept, not strings); links that do not parse are
+    /// printed once per distinct raw text.
     #[arg(long)]
     pub unique: bool,
 
-    /// Canonicalization profile of `target` (only `whatwg` today).
-    #[arg(long, value_name = "PROFILE", default_value = "whatwg", value_parser = parse_canon)]
+    /// Canonicalization profile of `target`: whatwg (the URL as a browser
+    /// resolves it; the default), safe, lee2005, aggressive, surt,
+    /// safebrowsing.
+    #[arg(long, value_name = "PROFILE", default_value = "whatwg", value_parser = parse_profile)]
     pub canon: String,
+
+    #[command(flatten)]
+    pub profile_args: ProfileArgs,
 
     /// Write run statistics as JSON to FILE.
     #[arg(long, value_name = "FILE")]
@@ -133,6 +226,7 @@ mod tests {
         v.extend_from_slice(args);
         Cli::try_parse_from(v).map(|c| match c.command {
             Command::Links(a) => a,
+            other => panic!("not links: {other:?}"),
         })
     }
 
@@ -147,10 +241,25 @@ mod tests {
     }
 
     #[test]
-    fn canon_other_than_whatwg_is_a_usage_error() {
+    fn canon_profiles() {
         let e = parse(&["--canon", "google", "x"]).unwrap_err();
         assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
-        assert!(e.to_string().contains("canonicalization issue"), "{e}");
+        assert!(e.to_string().contains("unknown profile"), "{e}");
+        let a = parse(&[
+            "--canon",
+            "aggressive",
+            "--rule",
+            "-strip-www",
+            "--rule",
+            "+sort-query",
+            "x",
+        ])
+        .unwrap();
+        assert_eq!(a.canon, "aggressive");
+        let p = a.profile_args.build(&a.canon).unwrap();
+        assert!(!p.rules.contains(spinneret_canon::Rule::StripWww));
+        let a = parse(&["--rule", "nope", "x"]).unwrap();
+        assert!(a.profile_args.build(&a.canon).is_err());
     }
 
     #[test]

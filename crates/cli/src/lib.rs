@@ -4,7 +4,8 @@
 //! `spinneret links` reads WARC/ARC files (through `spinneret-warc`), single
 //! HTML files or a manifest of HTML files, extracts every outlink of each
 //! HTML page (through `spinneret-extract`) and writes one line per link,
-//! JSON Lines or TSV.
+//! JSON Lines or TSV, its targets canonicalized by `spinneret-canon` with
+//! `--canon`.
 //!
 //! Modules:
 //! - [`args`]: the command line (clap derive).
@@ -16,6 +17,9 @@
 //! - [`stats`]: the `--stats` JSON and the summary line.
 //! - [`pipeline`]: batches, the rayon pool, ordered writing, progress,
 //!   `--strict`, a closed output pipe.
+//! - [`canon`]: `spinneret canon` (URLs on stdin to canonical forms).
+//! - [`canon_eval`]: `spinneret canon-eval` (a crawl's URLs and digests to
+//!   the redundancy / coverage-loss table of every policy).
 //!
 //! Invariants: bad input (damaged records, unreadable manifest rows, URLs
 //! that do not parse) never panics and never stops the run unless
@@ -24,6 +28,8 @@
 //! file, which the WARC reader reads from memory).
 
 pub mod args;
+pub mod canon;
+pub mod canon_eval;
 pub mod input;
 pub mod output;
 pub mod pipeline;
@@ -66,6 +72,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The canonicalization profile cannot be built (`--rule`, `--profile-file`).
+    #[error("profile: {0}")]
+    Profile(String),
     /// No input given.
     #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
     NoInput,

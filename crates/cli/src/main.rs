@@ -31,5 +31,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 .context("links")?;
             Ok(result.status.exit_code())
         }
+        Command::Canon(args) => {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            spinneret_cli::canon::run(&args, &mut input, &mut stdout, &mut std::io::stderr())
+                .context("canon")?;
+            Ok(0)
+        }
+        Command::CanonEval(args) => {
+            let mut stdout = std::io::stdout().lock();
+            spinneret_cli::canon_eval::run(&args, &mut stdout).context("canon-eval")?;
+            Ok(0)
+        }
     }
 }

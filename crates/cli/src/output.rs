@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde::Serialize;
+use spinneret_canon::KeyHash;
 use spinneret_extract::Link;
 
 use crate::args::Format;
@@ -93,13 +94,13 @@ impl<'a> LinkRow<'a> {
         out.push('\n');
     }
 
-    /// The `--unique` key: the target, or (for a link that does not parse)
-    /// its raw text, marked so it cannot equal a target.
-    pub fn unique_key(&self) -> String {
-        match self.target {
-            Some(t) => t.to_owned(),
-            None => format!("\0{}", self.raw),
-        }
+    /// The `--unique` key of a link that does not parse: its raw text,
+    /// marked so it cannot equal a target.
+    pub fn raw_key(&self) -> KeyHash {
+        let mut k = String::with_capacity(self.raw.len() + 1);
+        k.push('\0');
+        k.push_str(self.raw);
+        KeyHash::of(&k)
     }
 }
 
@@ -116,21 +117,17 @@ pub fn tsv_escape(s: &str, out: &mut String) {
     }
 }
 
-/// The targets already printed (`--unique`).
+/// The keys already printed (`--unique`): 128-bit hashes, 16 bytes per
+/// distinct target however long its URL (100M targets: about 3 GB).
 #[derive(Debug, Default)]
 pub struct Unique {
-    seen: HashSet<String>,
+    seen: HashSet<KeyHash>,
 }
 
 impl Unique {
     /// Whether `key` is new (and remembers it).
-    pub fn first(&mut self, key: &str) -> bool {
-        if self.seen.contains(key) {
-            false
-        } else {
-            self.seen.insert(key.to_owned());
-            true
-        }
+    pub fn first(&mut self, key: KeyHash) -> bool {
+        self.seen.insert(key)
     }
 }
 
@@ -183,8 +180,8 @@ mod tests {
     #[test]
     fn unique_remembers() {
         let mut u = Unique::default();
-        assert!(u.first("a"));
-        assert!(!u.first("a"));
-        assert!(u.first("\0a"));
+        assert!(u.first(KeyHash::of("a")));
+        assert!(!u.first(KeyHash::of("a")));
+        assert!(u.first(KeyHash::of("\0a")));
     }
 }

@@ -99,9 +99,14 @@ pub fn run(
     } else {
         ProgressBar::hidden()
     };
+    let profile = args.profile_args.build(&args.canon)?;
+    let plain_whatwg = profile.engine == spinneret_canon::Engine::Whatwg
+        && profile.rules == spinneret_canon::RuleSet::EMPTY
+        && profile.key == spinneret_canon::KeyForm::Url;
     let render = Render {
         format: args.format,
         unique: args.unique,
+        canon: (!plain_whatwg).then_some(&profile),
     };
     let opts = Options {
         max_record_size: args.max_record_size,
@@ -166,7 +171,7 @@ pub fn run(
                         }
                     }
                     for line in &o.lines {
-                        if let Some(k) = &line.key
+                        if let Some(k) = line.key
                             && !unique.first(k)
                         {
                             continue;

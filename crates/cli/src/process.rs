@@ -16,6 +16,7 @@
 //! Invariant: never panics; every link handed over by `extract` becomes one
 //! line (before `--unique`, which the writer applies in order).
 
+use spinneret_canon::{Canonicalizer, KeyForm, KeyHash, Profile};
 use spinneret_extract::{Headers, KindCounts, extract};
 use spinneret_url::Url;
 use spinneret_warc::{Record, RecordType};
@@ -27,7 +28,7 @@ use crate::output::LinkRow;
 /// One output line and its `--unique` key (computed only with `--unique`).
 #[derive(Debug)]
 pub struct Line {
-    pub key: Option<String>,
+    pub key: Option<KeyHash>,
     pub text: String,
 }
 
@@ -78,9 +79,12 @@ pub struct Outcome {
 
 /// Output settings every item needs.
 #[derive(Debug, Clone, Copy)]
-pub struct Render {
+pub struct Render<'p> {
     pub format: Format,
     pub unique: bool,
+    /// The canonicalization profile of targets; `None` for plain WHATWG
+    /// serialization (the `whatwg` profile).
+    pub canon: Option<&'p Profile>,
 }
 
 fn run_extract(
@@ -88,18 +92,32 @@ fn run_extract(
     page: &Url,
     headers: &Headers<'_>,
     record: &str,
-    render: Render,
+    render: Render<'_>,
     lines: &mut Vec<Line>,
 ) -> PageStats {
     let source = page.href();
+    let mut canon = render.canon.map(|p| Canonicalizer::new(p.clone()));
     let s = extract(body, page, headers, |l| {
-        let row = LinkRow::new(&l, source, record);
+        let mut row = LinkRow::new(&l, source, record);
+        // The canonical target, when a profile other than `whatwg` is on; a
+        // target a rule cannot canonicalize stays as WHATWG serialized it.
+        let canonical: Option<String> = match (&mut canon, &l.target) {
+            (Some(c), Ok(url)) => c.canonicalize_url(url).ok().map(str::to_owned),
+            _ => None,
+        };
+        if canonical.is_some() {
+            row.target = canonical.as_deref();
+        }
+        let key = render.unique.then(|| match (&mut canon, row.target) {
+            (Some(c), Some(t)) if c.profile().key != KeyForm::Url => {
+                c.key_hash(t).unwrap_or_else(|_| KeyHash::of(t))
+            }
+            (_, Some(t)) => KeyHash::of(t),
+            (_, None) => row.raw_key(),
+        });
         let mut text = String::with_capacity(256);
         row.write(render.format, &mut text);
-        lines.push(Line {
-            key: render.unique.then(|| row.unique_key()),
-            text,
-        });
+        lines.push(Line { key, text });
     });
     PageStats {
         links: s.links,
@@ -142,7 +160,7 @@ fn headers(record: &Record) -> Headers<'_> {
 }
 
 /// Processes one item.
-pub fn process(item: &Item, render: Render) -> Outcome {
+pub fn process(item: &Item, render: Render<'_>) -> Outcome {
     let mut lines = Vec::new();
     match item {
         Item::Bad { file, offset, what } => Outcome {

@@ -110,6 +110,73 @@ fn tsv_unique_golden() {
     check_golden("sample.expected-unique.tsv", &text);
 }
 
+/// `--canon aggressive --unique`: targets are canonical (a fixed point of
+/// the profile), each printed once, and fewer than the WHATWG targets.
+#[test]
+fn canon_profile_unique_golden() {
+    let out = spinneret(&[
+        "links",
+        "--format",
+        "tsv",
+        "--unique",
+        "--canon",
+        "aggressive",
+        "sample.warc.gz",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut canon = spinneret_canon::Canonicalizer::new(
+        spinneret_canon::Profile::builtin("aggressive").unwrap(),
+    );
+    let mut seen = std::collections::HashSet::new();
+    for line in text.lines().skip(1) {
+        let target = line.split('\t').nth(1).unwrap();
+        if target.is_empty() {
+            continue;
+        }
+        assert!(seen.insert(target.to_owned()), "printed twice: {target}");
+        assert_eq!(canon.canonicalize(target).unwrap(), target, "not canonical");
+    }
+    let plain = spinneret(&["links", "--format", "tsv", "--unique", "sample.warc.gz"]);
+    let plain_targets = String::from_utf8(plain.stdout).unwrap().lines().count();
+    assert!(
+        text.lines().count() < plain_targets,
+        "{} vs {plain_targets}",
+        text.lines().count()
+    );
+    check_golden("sample.expected-aggressive-unique.tsv", &text);
+}
+
+/// `spinneret canon`: three columns per input line.
+#[test]
+fn canon_command() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spinneret"))
+        .args(["canon", "--profile", "aggressive"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"https://www.Example.com/a/?utm_source=x&b=1#f\n::\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "https://www.Example.com/a/?utm_source=x&b=1#f\thttp://example.com/a?b=1\tcom,example)/a?b=1&utm_source=x\n::\t\t::)/\n"
+    );
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("2 lines, 1 not URLs")
+    );
+}
+
 #[test]
 fn stdin_equals_file() {
     let data = std::fs::read(Path::new(DATA).join("sample.warc.gz")).unwrap();
@@ -187,7 +254,14 @@ fn usage_errors() {
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
-            .contains("canonicalization issue")
+            .contains("unknown profile")
+    );
+    let out = spinneret(&["links", "--rule", "+no-such-rule", "sample.warc.gz"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("unknown rule")
     );
     let out = spinneret(&["links", "no-such-file.warc"]);
     assert_eq!(out.status.code(), Some(1));

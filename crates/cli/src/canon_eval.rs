@@ -1,0 +1,638 @@
+//! `spinneret canon-eval`: the redundancy and coverage-loss table of
+//! canonicalization policies on a crawl (Lee, Kim & Hong 2005; the metrics
+//! are in `spinneret_canon::eval`).
+//!
+//! Inputs give (URL, content digest) observations:
+//! - WARC/ARC files: `response` and `resource` records with an HTTP status
+//!   of 2xx (or none), and `revisit` records with 2xx (or none), which count
+//!   with the digest they refer to (their own `WARC-Payload-Digest`, else
+//!   the digest of the record named by `WARC-Refers-To`). A record without a
+//!   digest gets one computed: SHA-1 of its decoded payload, base32, as WARC
+//!   writers do (so it matches other computed digests, not necessarily a
+//!   writer's digest of the transfer-encoded payload).
+//! - CDX (`.cdx`, with or without its ` CDX …` legend) and CDXJ (`.cdxj`)
+//!   indexes: the original URL, digest and status fields.
+//! - TSV files with a header: a URL column (`target_uri`, `url`, `original`)
+//!   and a digest column (`payload_digest`, `digest`); `record_type` and
+//!   `http_status` columns, when present, select as for WARC records.
+//!
+//! 3xx/4xx/5xx captures are left out: their bodies (often empty or a shared
+//! error page) would make different URLs look like one page.
+//!
+//! Digests are normalized to `algorithm:VALUE` (unlabelled values are
+//! SHA-1), so WARC and CDX digests of one payload agree.
+//!
+//! With `--near-dup`, HTML payloads also get a SimHash of their visible text
+//! (text outside `script`, `style`, `template`, `noscript`); digests whose
+//! hashes are within 3 bits form one near-duplicate identity. Revisits and
+//! non-HTML payloads keep their exact identity.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use sha1::{Digest, Sha1};
+use spinneret_canon::eval::{Crawl, Evaluation, Metrics, Observation, evaluate};
+use spinneret_canon::report::{self, Context};
+use spinneret_canon::{Canonicalizer, KeyHash, Profile, Rule, simhash};
+use spinneret_html::{Token, Tokenizer, TokenizerOptions};
+use spinneret_warc::{Options, Reader, RecordType};
+
+use crate::Error;
+use crate::args::CanonEvalArgs;
+
+/// What kind of file an input is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    Warc,
+    Cdx,
+    Cdxj,
+    Tsv,
+}
+
+/// The kind of `path`, by name.
+pub fn input_kind(path: &Path) -> InputKind {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let name = name.trim_end_matches(".gz");
+    if name.ends_with(".cdxj") {
+        InputKind::Cdxj
+    } else if name.ends_with(".cdx") {
+        InputKind::Cdx
+    } else if name.ends_with(".tsv") || name.ends_with(".txt") {
+        InputKind::Tsv
+    } else {
+        InputKind::Warc
+    }
+}
+
+/// One raw observation before deduplication.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capture {
+    pub url: String,
+    /// Normalized digest (`sha1:BASE32`).
+    pub digest: String,
+    /// SimHash of the visible text (HTML payloads with `--near-dup`).
+    pub simhash: Option<u64>,
+}
+
+/// Counts of what was read.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ReadCounts {
+    pub records: u64,
+    pub used: u64,
+    /// Not a capture of a page (request, metadata, warcinfo, non-2xx, …).
+    pub skipped: u64,
+    /// A capture without URL or (for revisits) a resolvable digest.
+    pub unusable: u64,
+    /// Damaged records reported by the WARC reader.
+    pub bad: u64,
+    /// Digests computed because the record had none.
+    pub computed_digests: u64,
+}
+
+/// Normalizes a digest to `algorithm:VALUE`; unlabelled means SHA-1.
+pub fn normalize_digest(d: &str) -> Option<String> {
+    let d = d.trim();
+    if d.is_empty() || d == "-" {
+        return None;
+    }
+    Some(match d.split_once(':') {
+        Some((alg, v)) => format!("{}:{}", alg.to_ascii_lowercase(), v.to_ascii_uppercase()),
+        None => format!("sha1:{}", d.to_ascii_uppercase()),
+    })
+}
+
+/// `sha1:` + RFC 4648 base32 of the SHA-1 of `payload`.
+pub fn sha1_digest(payload: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let hash = Sha1::digest(payload);
+    let mut out = String::from("sha1:");
+    let (mut buf, mut bits) = (0u32, 0u32);
+    for &b in hash.iter() {
+        buf = buf << 8 | u32::from(b);
+        bits += 8;
+        while bits >= 5 {
+            bits -= 5;
+            out.push(ALPHABET[((buf >> bits) & 31) as usize] as char);
+        }
+    }
+    if bits > 0 {
+        out.push(ALPHABET[((buf << (5 - bits)) & 31) as usize] as char);
+    }
+    out
+}
+
+fn is_2xx_or_none(status: Option<u16>) -> bool {
+    status.is_none_or(|s| (200..300).contains(&s))
+}
+
+/// The visible text of an HTML payload (decoded like a browser would).
+pub fn visible_text(body: &[u8]) -> String {
+    let decoded = spinneret_encoding::Sniffer::default().decode(body);
+    let mut tok = Tokenizer::new(&decoded.text, TokenizerOptions::default());
+    let mut text = String::new();
+    let mut hidden: u32 = 0;
+    let hides = |n: &str| matches!(n, "script" | "style" | "template" | "noscript");
+    while let Some(t) = tok.next_token() {
+        match t {
+            Token::StartTag(tag) if hides(tag.name.as_str()) && !tag.self_closing => hidden += 1,
+            Token::EndTag(tag) if hides(tag.name.as_str()) => hidden = hidden.saturating_sub(1),
+            Token::Text(s) if hidden == 0 => {
+                text.push_str(s);
+                text.push(' ');
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Reads the captures of one WARC/ARC file, in record order (a revisit
+/// whose `WARC-Refers-To` record comes later in the file is resolved at the
+/// end, and keeps its place).
+pub fn read_warc(
+    path: &Path,
+    near_dup: bool,
+    counts: &mut ReadCounts,
+    out: &mut Vec<Capture>,
+) -> Result<(), Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::Input {
+        path: path.display().to_string(),
+        source: e,
+    })?;
+    let mut by_id: HashMap<String, String> = HashMap::new();
+    /// A capture whose digest may still have to be looked up.
+    struct Pending {
+        url: String,
+        digest: Option<String>,
+        refers_to: Option<String>,
+        simhash: Option<u64>,
+    }
+    let mut pending: Vec<Pending> = Vec::new();
+    for r in Reader::from_read(file, Options::default()) {
+        counts.records += 1;
+        let rec = match r {
+            Ok(rec) => rec,
+            Err(_) => {
+                counts.bad += 1;
+                continue;
+            }
+        };
+        let status = rec.http.as_ref().map(|h| h.status);
+        let capture = matches!(
+            rec.kind,
+            RecordType::Response | RecordType::Resource | RecordType::Revisit
+        );
+        if !capture || !is_2xx_or_none(status) {
+            counts.skipped += 1;
+            continue;
+        }
+        let Some(url) = rec
+            .target_uri
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+        else {
+            counts.unusable += 1;
+            continue;
+        };
+        let declared = rec.payload_digest.as_deref().and_then(normalize_digest);
+        if rec.kind == RecordType::Revisit {
+            pending.push(Pending {
+                url: url.to_owned(),
+                digest: declared,
+                refers_to: rec.refers_to.clone(),
+                simhash: None,
+            });
+            continue;
+        }
+        let digest = match declared {
+            Some(d) => d,
+            None => {
+                counts.computed_digests += 1;
+                sha1_digest(&rec.body)
+            }
+        };
+        if let Some(id) = &rec.record_id {
+            by_id.insert(id.clone(), digest.clone());
+        }
+        let sim = (near_dup && rec.is_html()).then(|| simhash::simhash(&visible_text(&rec.body)));
+        pending.push(Pending {
+            url: url.to_owned(),
+            digest: Some(digest),
+            refers_to: None,
+            simhash: sim,
+        });
+    }
+    for p in pending {
+        let refers_to = p.refers_to;
+        match p
+            .digest
+            .or_else(|| refers_to.and_then(|id| by_id.get(&id).cloned()))
+        {
+            Some(d) => push(out, counts, &p.url, d, p.simhash),
+            None => counts.unusable += 1,
+        }
+    }
+    Ok(())
+}
+
+fn push(
+    out: &mut Vec<Capture>,
+    counts: &mut ReadCounts,
+    url: &str,
+    digest: String,
+    simhash: Option<u64>,
+) {
+    counts.used += 1;
+    out.push(Capture {
+        url: url.to_owned(),
+        digest,
+        simhash,
+    });
+}
+
+fn open_text(path: &Path) -> Result<Box<dyn BufRead>, Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::Input {
+        path: path.display().to_string(),
+        source: e,
+    })?;
+    let r: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
+        Box::new(flate2::read::MultiGzDecoder::new(file))
+    } else {
+        Box::new(file)
+    };
+    Ok(Box::new(BufReader::new(r)))
+}
+
+fn lines(path: &Path) -> Result<Vec<String>, Error> {
+    let mut v = Vec::new();
+    let mut r = open_text(path)?;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = r.read_until(b'\n', &mut buf).map_err(|e| Error::Input {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        if n == 0 {
+            return Ok(v);
+        }
+        let line = String::from_utf8_lossy(&buf);
+        v.push(line.trim_end_matches(['\n', '\r']).to_owned());
+    }
+}
+
+/// Reads a CDX file (legend line optional; default `N b a m s k r M S V g`).
+pub fn read_cdx(path: &Path, counts: &mut ReadCounts, out: &mut Vec<Capture>) -> Result<(), Error> {
+    let mut fields: Vec<String> = "N b a m s k r M S V g"
+        .split(' ')
+        .map(str::to_owned)
+        .collect();
+    for line in lines(path)? {
+        if let Some(legend) = line.trim_start().strip_prefix("CDX ") {
+            fields = legend.split_whitespace().map(str::to_owned).collect();
+            continue;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        counts.records += 1;
+        let cols: Vec<&str> = line.split(' ').collect();
+        let get = |f: &str| {
+            fields
+                .iter()
+                .position(|x| x == f)
+                .and_then(|i| cols.get(i).copied())
+        };
+        let status = get("s").and_then(|s| s.parse::<u16>().ok());
+        if !is_2xx_or_none(status) {
+            counts.skipped += 1;
+            continue;
+        }
+        match (get("a"), get("k").and_then(normalize_digest)) {
+            (Some(u), Some(d)) => push(out, counts, u, d, None),
+            _ => counts.unusable += 1,
+        }
+    }
+    Ok(())
+}
+
+/// Reads a CDXJ file (`key timestamp {json}`).
+pub fn read_cdxj(
+    path: &Path,
+    counts: &mut ReadCounts,
+    out: &mut Vec<Capture>,
+) -> Result<(), Error> {
+    for line in lines(path)? {
+        let Some(json) = line.find('{').map(|i| &line[i..]) else {
+            continue;
+        };
+        counts.records += 1;
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+            counts.bad += 1;
+            continue;
+        };
+        let status = match v.get("status") {
+            Some(serde_json::Value::String(s)) => s.parse::<u16>().ok(),
+            Some(serde_json::Value::Number(n)) => n.as_u64().and_then(|n| u16::try_from(n).ok()),
+            _ => None,
+        };
+        if !is_2xx_or_none(status) {
+            counts.skipped += 1;
+            continue;
+        }
+        let url = v.get("url").and_then(|u| u.as_str());
+        let digest = v
+            .get("digest")
+            .and_then(|d| d.as_str())
+            .and_then(normalize_digest);
+        match (url, digest) {
+            (Some(u), Some(d)) => push(out, counts, u, d, None),
+            _ => counts.unusable += 1,
+        }
+    }
+    Ok(())
+}
+
+/// Reads a TSV file with a header (see the module docs).
+pub fn read_tsv(path: &Path, counts: &mut ReadCounts, out: &mut Vec<Capture>) -> Result<(), Error> {
+    let all = lines(path)?;
+    let Some((header, rows)) = all.split_first() else {
+        return Ok(());
+    };
+    let cols: Vec<&str> = header.split('\t').collect();
+    let find = |names: &[&str]| cols.iter().position(|c| names.contains(c));
+    let manifest = |what: &str| Error::Manifest {
+        path: path.display().to_string(),
+        what: what.to_owned(),
+    };
+    let url_col = find(&["target_uri", "url", "original"])
+        .ok_or_else(|| manifest("no url column (target_uri, url, original)"))?;
+    let digest_col = find(&["payload_digest", "digest"])
+        .ok_or_else(|| manifest("no digest column (payload_digest, digest)"))?;
+    let type_col = find(&["record_type"]);
+    let status_col = find(&["http_status", "status"]);
+    for row in rows {
+        if row.is_empty() {
+            continue;
+        }
+        counts.records += 1;
+        let f: Vec<&str> = row.split('\t').collect();
+        let kind = type_col
+            .and_then(|i| f.get(i).copied())
+            .unwrap_or("response");
+        let status = status_col
+            .and_then(|i| f.get(i))
+            .and_then(|s| s.parse::<u16>().ok());
+        if !matches!(kind, "response" | "resource" | "revisit") || !is_2xx_or_none(status) {
+            counts.skipped += 1;
+            continue;
+        }
+        let url = f.get(url_col).map(|u| u.trim()).filter(|u| !u.is_empty());
+        match (url, f.get(digest_col).and_then(|d| normalize_digest(d))) {
+            (Some(u), Some(d)) => push(out, counts, u, d, None),
+            _ => counts.unusable += 1,
+        }
+    }
+    Ok(())
+}
+
+/// Reads every input, in order.
+pub fn read_inputs(paths: &[PathBuf], near_dup: bool) -> Result<(Vec<Capture>, ReadCounts), Error> {
+    let mut out = Vec::new();
+    let mut counts = ReadCounts::default();
+    for p in paths {
+        match input_kind(p) {
+            InputKind::Warc => read_warc(p, near_dup, &mut counts, &mut out)?,
+            InputKind::Cdx => read_cdx(p, &mut counts, &mut out)?,
+            InputKind::Cdxj => read_cdxj(p, &mut counts, &mut out)?,
+            InputKind::Tsv => read_tsv(p, &mut counts, &mut out)?,
+        }
+    }
+    Ok((out, counts))
+}
+
+/// Builds the crawl (identities from digests; near-duplicate identities
+/// from SimHash clusters when every HTML capture has one).
+pub fn crawl_of(captures: &[Capture], near_dup: bool) -> Crawl {
+    // Near-duplicate identity per digest: cluster the digests' SimHashes.
+    let mut near_of: HashMap<&str, u128> = HashMap::new();
+    if near_dup {
+        let mut digests: Vec<&str> = Vec::new();
+        let mut hashes: Vec<u64> = Vec::new();
+        let mut seen: HashMap<&str, ()> = HashMap::new();
+        for c in captures {
+            if let Some(h) = c.simhash
+                && seen.insert(&c.digest, ()).is_none()
+            {
+                digests.push(&c.digest);
+                hashes.push(h);
+            }
+        }
+        let clusters = simhash::cluster(&hashes, simhash::NEAR_DUPLICATE_BITS);
+        for (d, cl) in digests.iter().zip(clusters) {
+            // Tag bit 127 keeps cluster ids apart from digest hashes.
+            near_of.insert(d, 1u128 << 127 | u128::from(cl));
+        }
+    }
+    let mut crawl = Crawl::new();
+    for c in captures {
+        let content = KeyHash::of(&c.digest).0 & !(1u128 << 127);
+        let near = near_dup.then(|| near_of.get(c.digest.as_str()).copied().unwrap_or(content));
+        crawl.push(Observation {
+            url: c.url.clone(),
+            content,
+            near,
+        });
+    }
+    crawl
+}
+
+/// The policies to evaluate: each rule alone and each built-in profile, or
+/// the ones asked for.
+pub fn policies(args: &CanonEvalArgs) -> Result<Vec<Profile>, Error> {
+    let customized =
+        !args.profile_args.rules.is_empty() || args.profile_args.profile_file.is_some();
+    if !args.profiles.is_empty() || customized {
+        let names = if args.profiles.is_empty() {
+            vec!["safe".to_owned()]
+        } else {
+            args.profiles.clone()
+        };
+        return names.iter().map(|n| args.profile_args.build(n)).collect();
+    }
+    let mut v = vec![Profile::builtin("whatwg").map_err(|e| Error::Profile(e.to_string()))?];
+    for r in Rule::ALL {
+        let mut p = Profile::builtin("whatwg")
+            .and_then(|p| p.edit(&[r.name()]))
+            .map_err(|e| Error::Profile(e.to_string()))?;
+        p.name = format!("whatwg+{}", r.name());
+        v.push(p);
+    }
+    for n in Profile::BUILTIN.iter().skip(1) {
+        v.push(Profile::builtin(n).map_err(|e| Error::Profile(e.to_string()))?);
+    }
+    Ok(v)
+}
+
+/// The whole result of a run.
+#[derive(Debug, Serialize)]
+pub struct EvalReport {
+    pub inputs: Vec<String>,
+    pub read: ReadCounts,
+    pub urls: u64,
+    pub repeated_captures: u64,
+    pub policies: Vec<PolicyResult>,
+}
+
+/// One row.
+#[derive(Debug, Serialize)]
+pub struct PolicyResult {
+    pub name: String,
+    pub failures: u64,
+    pub exact: MetricsJson,
+    pub near: Option<MetricsJson>,
+}
+
+/// [`Metrics`] for JSON.
+#[derive(Debug, Serialize, Clone, Copy, PartialEq)]
+pub struct MetricsJson {
+    pub groups: u64,
+    pub grouped_urls: u64,
+    pub unique_pages: u64,
+    pub downloaded: u64,
+    pub requests_saved: u64,
+    pub redundancy_rate: f64,
+    pub coverage_loss_rate: f64,
+}
+
+impl From<Metrics> for MetricsJson {
+    fn from(m: Metrics) -> Self {
+        MetricsJson {
+            groups: m.groups,
+            grouped_urls: m.grouped_urls,
+            unique_pages: m.unique_pages,
+            downloaded: m.downloaded,
+            requests_saved: m.requests_saved,
+            redundancy_rate: m.redundancy_rate,
+            coverage_loss_rate: m.coverage_loss_rate,
+        }
+    }
+}
+
+fn description(name: &str) -> Option<String> {
+    let rule = name.strip_prefix("whatwg+").and_then(Rule::from_name);
+    match (rule, name) {
+        (Some(r), _) => Some(format!("WHATWG parsing plus one rule: {}", r.summary())),
+        (None, "whatwg") => Some("WHATWG parse and serialize only (the baseline)".into()),
+        (None, "safe") => Some("WHATWG + RFC 3986 §6 semantic-preserving steps".into()),
+        (None, "lee2005") => {
+            Some("safe + Lee et al. 2005: lower-case path, trailing slash, default pages".into())
+        }
+        (None, "aggressive") => Some("safe + crawler conventions (urlcanon aggressive)".into()),
+        (None, "surt") => Some("Internet Archive canonicalizer, SURT key".into()),
+        (None, "safebrowsing") => Some("Google Safe Browsing canonicalization".into()),
+        _ => None,
+    }
+}
+
+/// Runs `spinneret canon-eval`: the table goes to `out`.
+pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Error> {
+    let mut paths = Vec::new();
+    for i in &args.inputs {
+        for src in crate::input::expand_input(i)? {
+            match src {
+                crate::input::Source::Warc(p) => paths.push(p),
+                _ => {
+                    return Err(Error::Input {
+                        path: i.clone(),
+                        source: std::io::Error::other("canon-eval reads files, not standard input"),
+                    });
+                }
+            }
+        }
+    }
+    let (captures, read) = read_inputs(&paths, args.near_dup)?;
+    let crawl = crawl_of(&captures, args.near_dup);
+    let profiles = policies(args)?;
+    let evals: Vec<Evaluation> = profiles
+        .into_par_iter()
+        .map(|p| evaluate(&crawl, &mut Canonicalizer::new(p)))
+        .collect();
+    let ctx = Context {
+        inputs: paths.iter().map(|p| p.display().to_string()).collect(),
+        urls: crawl.len() as u64,
+        repeated_captures: crawl.repeated_captures,
+        skipped: read.skipped + read.unusable + read.bad,
+    };
+    out.write_all(report::table(&ctx, &evals).as_bytes())
+        .map_err(Error::Output)?;
+    if let Some(path) = &args.html {
+        std::fs::write(path, report::html(&ctx, &evals, &description)).map_err(|e| {
+            Error::Stats {
+                path: path.display().to_string(),
+                source: e,
+            }
+        })?;
+    }
+    let result = EvalReport {
+        inputs: ctx.inputs.clone(),
+        read,
+        urls: ctx.urls,
+        repeated_captures: ctx.repeated_captures,
+        policies: evals
+            .iter()
+            .map(|e| PolicyResult {
+                name: e.name.clone(),
+                failures: e.failures,
+                exact: e.exact.into(),
+                near: e.near.map(Into::into),
+            })
+            .collect(),
+    };
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&result).expect("serializable");
+        std::fs::write(path, text).map_err(|e| Error::Stats {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests() {
+        assert_eq!(normalize_digest("sha1:abc").as_deref(), Some("sha1:ABC"));
+        assert_eq!(normalize_digest("ABC").as_deref(), Some("sha1:ABC"));
+        assert_eq!(normalize_digest(" - "), None);
+        // SHA-1 of "" is da39a3ee…; its base32 is the well-known WARC digest of an empty payload.
+        assert_eq!(sha1_digest(b""), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
+    }
+
+    #[test]
+    fn visible_text_skips_scripts() {
+        let t = visible_text(b"<title>T</title><script>var x = '<p>';</script><p>Hello <b>world</b><style>p{}</style>");
+        assert_eq!(
+            t.split_whitespace().collect::<Vec<_>>(),
+            ["T", "Hello", "world"]
+        );
+    }
+
+    #[test]
+    fn kinds() {
+        assert_eq!(input_kind(Path::new("a.warc.gz")), InputKind::Warc);
+        assert_eq!(input_kind(Path::new("a.cdxj")), InputKind::Cdxj);
+        assert_eq!(input_kind(Path::new("a.cdx.gz")), InputKind::Cdx);
+        assert_eq!(input_kind(Path::new("x.tsv")), InputKind::Tsv);
+    }
+}
