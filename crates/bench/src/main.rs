@@ -18,6 +18,7 @@
 //!                                                  (for callgrind-tokenize.sh)
 //! ```
 
+mod canon_bench;
 mod encoding_bench;
 mod pipeline_bench;
 mod timing;
@@ -35,6 +36,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench tokenize [--quick]\n\
          \x20      spinneret-bench encoding [--quick]\n\
          \x20      spinneret-bench pipeline [--quick] [--repeat K]\n\
+         \x20      spinneret-bench canon [--quick]\n\
          \n\
          url: times parse + href for spinneret-url, ada-url and url on the shared\n\
          corpus, then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
@@ -45,6 +47,8 @@ fn usage() -> ExitCode {
          pipeline: `spinneret links` end to end (1 and 2 threads) on a WARC of the\n\
          corpus repeated K times (default 3; --quick: 1), against lol_html and a\n\
          Python pipeline (fastwarc + resiliparse + selectolax, in a temp venv).\n\
+         canon: ns/URL of every canonicalization profile on absolute_links.txt, against\n\
+         Python w3lib canonicalize_url, url-normalize and surt (in a temp venv).\n\
          \n\
          DATASET   run only this one: {} or {}\n\
          --quick   a warm-up and one timed pass per kernel (CI smoke test)",
@@ -87,6 +91,10 @@ fn main() -> ExitCode {
         }
         ["encoding"] => {
             encoding_bench::run(if quick { Plan::QUICK } else { Plan::THOROUGH });
+            ExitCode::SUCCESS
+        }
+        ["canon"] => {
+            canon_bench::run(if quick { Plan::QUICK } else { Plan::THOROUGH }, quick);
             ExitCode::SUCCESS
         }
         ["pipeline"] => {

@@ -1,0 +1,165 @@
+//! `spinneret-bench canon`: ns/URL of every canonicalization profile on
+//! `corpus/urls/absolute_links.txt`, and in the same run the Python
+//! canonicalizers crawler authors use today — w3lib `canonicalize_url`
+//! (Scrapy), `url-normalize`, and `surt` (the Internet Archive's) — through
+//! `python/canon.py` in a venv under the temp dir (installed from PyPI; if
+//! that is impossible the rows say why and the run goes on).
+//!
+//! Ratios compare like with like: Python `surt` against our `surt` profile
+//! (same algorithm, same key), w3lib and url-normalize against `safe` (all
+//! three: parse, normalize percent-encoding and case, drop the fragment;
+//! w3lib also sorts the query).
+//!
+//! Our figures: best pass of [`Plan`] over the whole list, one
+//! `Canonicalizer` per profile (its buffers reused), the result written to
+//! a `String` per URL as a user would keep it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use spinneret_canon::{Canonicalizer, Profile};
+
+use crate::timing::{Plan, fmt_ns, fmt_rate, fmt_ratio, measure};
+
+const URLS: &str = "corpus/urls/absolute_links.txt";
+
+fn bench_dir() -> PathBuf {
+    std::env::temp_dir().join("spinneret-bench")
+}
+
+/// The venv's python with the three tools, or why not.
+fn python_env() -> Result<PathBuf, String> {
+    let venv = bench_dir().join("venv-canon");
+    let py = venv.join("bin").join("python");
+    if !py.exists() {
+        eprintln!("python: creating {}…", venv.display());
+        let s = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .map_err(|e| format!("python3 -m venv: {e}"))?;
+        if !s.success() {
+            return Err(format!("python3 -m venv failed: {s}"));
+        }
+    }
+    let has = |m: &str| {
+        Command::new(&py)
+            .args(["-c", &format!("import {m}")])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    for (module, package) in [
+        ("w3lib", "w3lib"),
+        ("url_normalize", "url-normalize"),
+        ("surt", "surt"),
+    ] {
+        if !has(module) {
+            eprintln!("python: pip install {package}…");
+            // A failure shows as an "unavailable" row from canon.py.
+            let _ = Command::new(&py)
+                .args(["-m", "pip", "install", "-q", package])
+                .status();
+        }
+    }
+    Ok(py)
+}
+
+/// One Python tool's row: (name, version, ns/URL, errors) or why not.
+type PyRow = (String, Result<(String, f64, u64), String>);
+
+fn python_rows(py: &Path, urls: &Path, repeat: u32) -> Result<Vec<PyRow>, String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/canon.py");
+    let out = Command::new(py)
+        .arg(&script)
+        .arg(urls)
+        .args(["--repeat", &repeat.to_string()])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("run canon.py: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("canon.py failed: {}", out.status));
+    }
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("canon.py output: {e}"))?;
+    let tools = v["tools"].as_array().ok_or("canon.py output: no tools")?;
+    Ok(tools
+        .iter()
+        .map(|t| {
+            let name = t["name"].as_str().unwrap_or("?").to_owned();
+            let r = match t["unavailable"].as_str() {
+                Some(why) => Err(why.to_owned()),
+                None => Ok((
+                    t["version"].as_str().unwrap_or("?").to_owned(),
+                    t["ns_per_url"].as_f64().unwrap_or(f64::NAN),
+                    t["errors"].as_u64().unwrap_or(0),
+                )),
+            };
+            (name, r)
+        })
+        .collect())
+}
+
+/// Runs the benchmark and prints the table.
+pub fn run(plan: Plan, quick: bool) {
+    let urls = spinneret_testdata::lines(URLS);
+    println!("canon: {} URLs of {URLS}", urls.len());
+    println!(
+        "{:<26} {:>12} {:>14} {:>9}",
+        "canonicalizer", "per URL", "URLs/s", "failures"
+    );
+    let mut ours = std::collections::HashMap::new();
+    for name in Profile::BUILTIN {
+        let mut c = Canonicalizer::new(Profile::builtin(name).expect("built-in"));
+        let mut failures = 0;
+        let t = measure(plan, urls.len(), || {
+            let mut ok = 0;
+            failures = 0;
+            for u in &urls {
+                match c.canonicalize(u) {
+                    Ok(s) => {
+                        ok += std::hint::black_box(s.to_owned()).len().min(1);
+                    }
+                    Err(_) => failures += 1,
+                }
+            }
+            ok
+        });
+        println!(
+            "{:<26} {:>12} {:>14} {:>9}",
+            format!("spinneret {name}"),
+            fmt_ns(t.ns_per_item),
+            fmt_rate(t.items_per_sec()),
+            failures
+        );
+        ours.insert(name, t.ns_per_item);
+    }
+    let repeat = if quick { 1 } else { 3 };
+    let rows =
+        python_env().and_then(|py| python_rows(&py, &spinneret_testdata::path(URLS), repeat));
+    match rows {
+        Err(why) => println!("python peers: unavailable ({why})"),
+        Ok(rows) => {
+            for (name, r) in rows {
+                match r {
+                    Err(why) => println!("{name:<26} unavailable: {why}"),
+                    Ok((version, ns, errors)) => {
+                        let (vs, ours_ns) = if name == "surt" {
+                            ("surt", ours["surt"])
+                        } else {
+                            ("safe", ours["safe"])
+                        };
+                        println!(
+                            "{:<26} {:>12} {:>14} {:>9}   {} of spinneret {vs}",
+                            format!("python {name} {version}"),
+                            fmt_ns(ns),
+                            fmt_rate(1e9 / ns),
+                            errors,
+                            fmt_ratio(ns, ours_ns)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
