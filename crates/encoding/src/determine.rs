@@ -19,6 +19,11 @@
 //!   default as chardetng defines it (windows-1252 for generic TLDs);
 //!   *tentative*.
 //!
+//! [`Policy::Crawler`] trusts the detector less where it has no evidence:
+//! when the TLD's default is windows-1252 and every non-ASCII byte is a
+//! symbol or punctuation mark in windows-1252 (`£`, `€`, `©`, `’`, `–`), the
+//! page is windows-1252 — the one reading with no accented letter at all.
+//!
 //! [`Policy::Crawler`] also reads declarations with [`crawler_label`] (the
 //! standard's label table plus a few codec names real pages use, e.g.
 //! `MacCyrillic`), and adds one rule: an encoding *declared* at steps 4-5
@@ -306,8 +311,34 @@ impl<'h> Sniffer<'h> {
         let mut det = EncodingDetector::new();
         det.feed(fed, last);
         let e = det.guess(tld, true);
+        // Crawler: when the TLD's default is windows-1252 and every non-ASCII
+        // byte the detector saw is a symbol or punctuation there (£ € © ’ –
+        // NBSP…), the page has no accented letter at all in that reading;
+        // the detector's letter statistics have nothing to go on, and its
+        // guess (e.g. windows-1250, where £ is Ł) is noise.
+        if self.policy == Policy::Crawler
+            && e != encoding_rs::WINDOWS_1252
+            && EncodingDetector::new().guess(tld, false) == encoding_rs::WINDOWS_1252
+            && fed[first..]
+                .iter()
+                .all(|&b| b < 0x80 && b != 0x1B || is_windows_1252_symbol(b))
+        {
+            return Determination::new(
+                encoding_rs::WINDOWS_1252,
+                Step::Detector,
+                Confidence::Tentative,
+            );
+        }
         Determination::new(e, Step::Detector, Confidence::Tentative)
     }
+}
+
+/// Whether byte `b` ≥ 0x80 is, in windows-1252, a symbol, punctuation mark
+/// or space rather than a letter (and not one of its five unmapped bytes):
+/// € ‚ „ … † ‡ ‰ ‹ ‘ ’ “ ” • – — ˜ ™ ›, NBSP to ¿ except ª µ º, × and ÷.
+fn is_windows_1252_symbol(b: u8) -> bool {
+    matches!(b, 0x80 | 0x82 | 0x84..=0x87 | 0x89 | 0x8B | 0x91..=0x99 | 0x9B | 0xA0..=0xBF | 0xD7 | 0xF7)
+        && !matches!(b, 0xAA | 0xB5 | 0xBA)
 }
 
 /// The crawler's *get an encoding*: the standard's label table, then a few
@@ -575,5 +606,26 @@ mod tests {
         let cut = &bytes[..3];
         assert_eq!(browser().determine_prefix(cut, false).encoding, UTF_8);
         assert_ne!(browser().determine_prefix(cut, true).encoding, UTF_8);
+    }
+
+    #[test]
+    fn crawler_reads_symbol_only_pages_as_windows_1252() {
+        // Only symbols in windows-1252 (two pounds): no letter evidence.
+        let page = b"<p>if they draw I win \xA3825, not bad for a \xA32 bet</p>";
+        let d = Sniffer::new(Policy::Crawler).determine(page);
+        assert_eq!(
+            (d.encoding, d.step),
+            (encoding_rs::WINDOWS_1252, Step::Detector)
+        );
+        // A letter in the windows-1252 reading (0xF3 = ó): the detector decides.
+        let page = b"<p>\xA3\xF3d\xBC \xB3\xF3d\xBC</p>";
+        let d = Sniffer::new(Policy::Crawler).determine(page);
+        assert_eq!(d.encoding, detect_only(page, DetectorInput::Whole, None));
+        assert!(is_windows_1252_symbol(0xA3) && is_windows_1252_symbol(0x92));
+        assert!(
+            !is_windows_1252_symbol(0xAA)
+                && !is_windows_1252_symbol(0x81)
+                && !is_windows_1252_symbol(0xE9)
+        );
     }
 }
