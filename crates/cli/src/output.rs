@@ -13,7 +13,6 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use serde::Serialize;
 use spinneret_canon::KeyHash;
 use spinneret_extract::Link;
 
@@ -23,7 +22,7 @@ use crate::args::Format;
 pub const TSV_HEADER: &str = "source\ttarget\terror\traw\ttag\tattr\tkind\trel\ttext\trecord";
 
 /// One link, borrowed, in output order of fields.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct LinkRow<'a> {
     pub source: &'a str,
     pub target: Option<&'a str>,
@@ -65,10 +64,35 @@ impl<'a> LinkRow<'a> {
     pub fn write(&self, format: Format, out: &mut String) {
         match format {
             Format::Jsonl => {
-                // Serializing borrowed strings into a String cannot fail.
-                if let Ok(s) = serde_json::to_string(self) {
-                    out.push_str(&s);
+                // Written by hand, field by field (serde_json's output, byte
+                // for byte: tests/golden.rs and the test below compare):
+                // serializing through serde cost a String per link.
+                let fields: [(&str, Option<&str>); 10] = [
+                    ("source", Some(self.source)),
+                    ("target", self.target),
+                    ("error", self.error),
+                    ("raw", Some(self.raw)),
+                    ("tag", self.tag.as_deref()),
+                    ("attr", Some(self.attr)),
+                    ("kind", Some(self.kind)),
+                    ("rel", self.rel),
+                    ("text", self.text),
+                    ("record", Some(self.record)),
+                ];
+                out.push('{');
+                for (i, (name, value)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('"');
+                    out.push_str(name);
+                    out.push_str("\":");
+                    match value {
+                        Some(v) => json_string(v, out),
+                        None => out.push_str("null"),
+                    }
                 }
+                out.push('}');
             }
             Format::Tsv => {
                 let fields: [Option<&str>; 10] = [
@@ -102,6 +126,62 @@ impl<'a> LinkRow<'a> {
         k.push_str(self.raw);
         KeyHash::of(&k)
     }
+}
+
+/// Appends `s` as a JSON string, escaped as serde_json does (`\"`, `\\`,
+/// `\b \f \n \r \t`, other controls as `\u00xx`; everything else as is).
+pub fn json_string(s: &str, out: &mut String) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    // Fast path: skip 8 bytes at a time while none needs an escape.
+    let mut clean = 0;
+    while clean + 8 <= bytes.len() {
+        let chunk = u64::from_le_bytes(bytes[clean..clean + 8].try_into().expect("8 bytes"));
+        if needs_escape(chunk) {
+            break;
+        }
+        clean += 8;
+    }
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate().skip(clean) {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0x00..=0x1F => "",
+            _ => continue,
+        };
+        // Bytes before `i` are whole UTF-8 sequences: `b` is ASCII.
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Whether any of the 8 bytes of `x` is a control (< 0x20), `"` or `\\`
+/// (exact: the SWAR tests below have no false negatives, and a false
+/// positive only sends the chunk to the byte loop).
+#[inline]
+fn needs_escape(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let below_0x20 = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+    (below_0x20 | has_zero(x ^ (ONES * u64::from(b'"'))) | has_zero(x ^ (ONES * u64::from(b'\\'))))
+        != 0
 }
 
 /// Appends `s` with `\\`, tab, CR and LF escaped.
@@ -175,6 +255,45 @@ mod tests {
         assert_eq!(f[4], "svg:a");
         assert!(lines[1].contains("a\\tb"), "{}", lines[1]);
         assert_eq!(TSV_HEADER.split('\t').count(), 10);
+    }
+
+    #[test]
+    fn json_strings_match_serde_json() {
+        let mut all = String::new();
+        for c in (0u32..0x80).chain([0xA0, 0x2028, 0x1F600]) {
+            all.push(char::from_u32(c).unwrap());
+        }
+        let long = format!("{all}{all} and then a long clean tail of ASCII text é ü {all}");
+        for s in [
+            "",
+            "plain",
+            "a\"b\\c",
+            "tab\there\n",
+            "\u{7f}\u{1}é",
+            "0123456789abcdef\"",
+            all.as_str(),
+            &long,
+        ] {
+            let mut out = String::new();
+            json_string(s, &mut out);
+            assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn needs_escape_is_exact_per_byte() {
+        for b in 0..=255u8 {
+            for pos in 0..8 {
+                let mut chunk = *b"abcdefgh";
+                chunk[pos] = b;
+                let want = b < 0x20 || b == b'"' || b == b'\\';
+                assert_eq!(
+                    needs_escape(u64::from_le_bytes(chunk)),
+                    want,
+                    "{b:#x} at {pos}"
+                );
+            }
+        }
     }
 
     #[test]
