@@ -35,7 +35,109 @@ pub fn css_urls(css: &str) -> Vec<Cow<'_, str>> {
     if !may_contain_urls(css.as_bytes()) {
         return Vec::new();
     }
-    css_urls_tokenized(css)
+    css_urls_jumping(css).unwrap_or_else(|| css_urls_tokenized(css))
+}
+
+/// Bytes where the jumping scan must look: comment starts, strings,
+/// escapes, at-rules, and `(` (a function such as `url(` ends there).
+fn is_significant(b: u8) -> bool {
+    matches!(b, b'/' | b'"' | b'\'' | b'\\' | b'@' | b'(')
+}
+
+/// [`css_urls_tokenized`]'s result without tokenizing every identifier:
+/// jumps from one significant byte to the next and looks back from each
+/// `(` for the name of its function. `None` when that name contains an
+/// escape (`\75rl(`): the caller then tokenizes (rare in real CSS).
+///
+/// Why it gives the tokenizer's result: outside comments and strings, only
+/// a function token `url(` (an identifier immediately followed by `(`), an
+/// `@import` at-keyword and the strings after it yield URLs; identifiers,
+/// numbers and delimiters between them only matter for `@import` (any
+/// token other than whitespace and comments ends it, which `only_space`
+/// checks) and for where an identifier starts (the look-back stops at the
+/// first byte that cannot continue a name, as the tokenizer's would).
+fn css_urls_jumping(css: &str) -> Option<Vec<Cow<'_, str>>> {
+    let b = css.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    // The position after an `@import` keyword, while nothing but
+    // whitespace and comments followed it.
+    let mut import_at: Option<usize> = None;
+    let only_space = |from: usize, to: usize| b[from..to].iter().all(|&c| is_ws(c as char));
+    // Where the last escape outside strings ended: a name run starting
+    // there continues the escape's identifier.
+    let mut escape_end = usize::MAX;
+    // Where the last at-keyword ended: a `(` there follows the at-keyword.
+    let mut at_keyword_end = usize::MAX;
+    loop {
+        let Some(off) = b[i..].iter().position(|&c| is_significant(c)) else {
+            return Some(out);
+        };
+        let at = i + off;
+        if import_at.is_some_and(|from| !only_space(from, at)) {
+            import_at = None;
+        }
+        match b[at] {
+            b'/' if b.get(at + 1) == Some(&b'*') => {
+                i = match css[at + 2..].find("*/") {
+                    Some(e) => at + 2 + e + 2,
+                    None => b.len(),
+                };
+                // A comment does not end an `@import`: continue from here.
+                if import_at.is_some() {
+                    import_at = Some(i);
+                }
+                continue;
+            }
+            b'/' => {
+                import_at = None;
+                i = at + 1;
+            }
+            q @ (b'"' | b'\'') => {
+                let (s, next) = string_token(css, at + 1, q);
+                if import_at.is_some() && !s.is_empty() {
+                    out.push(s);
+                }
+                import_at = None;
+                i = next;
+            }
+            b'\\' => {
+                import_at = None;
+                i = skip_escape(css, at + 1).max(at + 1);
+                escape_end = i;
+            }
+            b'@' => {
+                let (name, next) = ident(css, at + 1);
+                import_at = name.eq_ignore_ascii_case("import").then_some(next);
+                at_keyword_end = next;
+                i = next.max(at + 1);
+            }
+            _ => {
+                // `(`: the function name is the identifier ending here.
+                import_at = None;
+                let mut s = at;
+                while s > 0
+                    && (b[s - 1].is_ascii_alphanumeric()
+                        || matches!(b[s - 1], b'_' | b'-')
+                        || b[s - 1] >= 0x80)
+                {
+                    s -= 1;
+                }
+                if s == escape_end || s > 0 && b[s - 1] == b'\\' || b[s..at].contains(&b'\\') {
+                    return None;
+                }
+                // `@url(` is an at-keyword followed by `(`, not a function.
+                let at_keyword = at == at_keyword_end || s > 0 && b[s - 1] == b'@';
+                if !at_keyword && b[s..at].eq_ignore_ascii_case(b"url") {
+                    let (url, next) = url_function(css, at + 1);
+                    out.extend(url);
+                    i = next;
+                } else {
+                    i = at + 1;
+                }
+            }
+        }
+    }
 }
 
 /// [`css_urls`] without the pre-filter: the CSS tokenizing itself.
@@ -345,5 +447,72 @@ mod tests {
         assert_eq!(urls("a{x:url('a\\\nb')}"), ["ab"]);
         // Unterminated comment.
         assert_eq!(urls("/* url(x)"), Vec::<String>::new());
+    }
+
+    /// The jumping scan against the tokenizer: the same URLs on random
+    /// CSS-like text made of the bytes that matter.
+    #[test]
+    fn jumping_equals_tokenizing_on_generated_css() {
+        let pieces = [
+            "url(", "URL(", "u", "rl", "(", ")", "@import", "@", "import", "\"", "'", "\\", "\\75",
+            "/*", "*/", " ", "\n", "a", "1", "-", "_", "é", ";", ":", "{", "}", "x.png", "\t", "/",
+        ];
+        let mut rng = spinneret_testdata::Rng(0x05ee_dc55);
+        let mut fell_back = 0;
+        let cases = 200_000;
+        for _ in 0..cases {
+            let n = rng.below(24);
+            let css: String = (0..n).map(|_| rng.pick(&pieces)).collect();
+            let slow = super::css_urls_tokenized(&css);
+            match super::css_urls_jumping(&css) {
+                Some(fast) => assert_eq!(fast, slow, "{css:?}"),
+                None => fell_back += 1,
+            }
+        }
+        assert!(
+            fell_back * 4 < cases,
+            "the fallback should be the exception: {fell_back}"
+        );
+    }
+
+    /// The same on every `<style>` text and `style` attribute of the corpus.
+    #[test]
+    fn jumping_equals_tokenizing_on_corpus_css() {
+        use spinneret_html::{Token, Tokenizer, TokenizerOptions};
+        let (mut sheets, mut urls) = (0, 0);
+        for row in spinneret_testdata::lines("corpus/pages.tsv").iter().skip(1) {
+            let path = row.split('\t').nth(1).expect("path column");
+            let bytes = spinneret_testdata::read(&format!("corpus/{path}"));
+            let text = String::from_utf8_lossy(&bytes);
+            let mut tok = Tokenizer::new(&text, TokenizerOptions::default());
+            let mut in_style = false;
+            let mut check = |css: &str| {
+                let slow = super::css_urls_tokenized(css);
+                if let Some(fast) = super::css_urls_jumping(css) {
+                    assert_eq!(fast, slow, "{path}: {css:?}");
+                }
+                urls += slow.len();
+            };
+            while let Some(t) = tok.next_token() {
+                match t {
+                    Token::StartTag(tag) => {
+                        if let Some(st) = tag.attr("style") {
+                            check(st);
+                            sheets += 1;
+                        }
+                        in_style = tag.name.as_str() == "style";
+                    }
+                    Token::Text(css) if in_style => {
+                        check(css);
+                        sheets += 1;
+                    }
+                    _ => in_style = false,
+                }
+            }
+        }
+        assert!(
+            sheets > 10_000 && urls > 1_000,
+            "{sheets} style texts, {urls} URLs"
+        );
     }
 }
