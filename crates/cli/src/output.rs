@@ -198,7 +198,9 @@ pub fn tsv_escape(s: &str, out: &mut String) {
 }
 
 /// The keys already printed (`--unique`): 128-bit hashes, 16 bytes per
-/// distinct target however long its URL (100M targets: about 3 GB).
+/// distinct target however long its URL. Measured peak RSS of a set alone:
+/// 10M keys 410 MiB, 30M keys 1.6 GiB; 100M ≈ 2.3 GiB (3.4 GiB while the
+/// table doubles).
 #[derive(Debug, Default)]
 pub struct Unique {
     seen: HashSet<KeyHash>,
