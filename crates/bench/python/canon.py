@@ -2,7 +2,7 @@
 """The Python peer of the URL-canonicalization benchmark: how long the Python
 canonicalizers people use today take per URL.
 
-usage: canon.py URLS_FILE [--repeat N]
+usage: canon.py URLS_FILE [--repeat N] [--dump-surt FILE]
 
 URLS_FILE holds one URL per line (UTF-8; only the trailing newline is
 stripped; empty lines are skipped).
@@ -21,6 +21,9 @@ passes (--repeat, default 3), each timed with time.perf_counter_ns; the best
 the exception is caught, counted, and the pass goes on, so errors are part
 of the timing. The error count reported is that of the best pass (it is the
 same for every pass).
+
+With --dump-surt FILE, also writes surt.surt(u) of every URL to FILE, one
+per line (`!ERR` where it raises), so that the caller can compare keys.
 
 Prints exactly one JSON object on stdout:
   {"urls": N, "tools": [{"name", "version", "ns_per_url", "errors"} or
@@ -86,6 +89,7 @@ def main():
     ap = argparse.ArgumentParser(description="Time Python URL canonicalizers.")
     ap.add_argument("urls_file")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--dump-surt", metavar="FILE")
     args = ap.parse_args()
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
@@ -115,6 +119,19 @@ def main():
                 "errors": errors,
             }
         )
+
+    if args.dump_surt:
+        try:
+            import surt
+        except Exception as e:
+            print(f"canon.py: --dump-surt: surt unavailable ({e})", file=sys.stderr)
+        else:
+            with open(args.dump_surt, "w", encoding="utf-8", newline="\n") as out:
+                for u in urls:
+                    try:
+                        out.write(surt.surt(u) + "\n")
+                    except Exception:
+                        out.write("!ERR\n")
 
     print(json.dumps({"urls": len(urls), "tools": results}))
 

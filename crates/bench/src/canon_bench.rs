@@ -68,12 +68,14 @@ fn python_env() -> Result<PathBuf, String> {
 /// One Python tool's row: (name, version, ns/URL, errors) or why not.
 type PyRow = (String, Result<(String, f64, u64), String>);
 
-fn python_rows(py: &Path, urls: &Path, repeat: u32) -> Result<Vec<PyRow>, String> {
+fn python_rows(py: &Path, urls: &Path, repeat: u32, dump: &Path) -> Result<Vec<PyRow>, String> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/canon.py");
     let out = Command::new(py)
         .arg(&script)
         .arg(urls)
         .args(["--repeat", &repeat.to_string()])
+        .arg("--dump-surt")
+        .arg(dump)
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("run canon.py: {e}"))?;
@@ -98,6 +100,47 @@ fn python_rows(py: &Path, urls: &Path, repeat: u32) -> Result<Vec<PyRow>, String
             (name, r)
         })
         .collect())
+}
+
+/// How many of our `surt` keys equal the Python `surt` package's (the
+/// Internet Archive's reference implementation), with the first few that
+/// differ: the keys must match to look URLs up in existing CDX indexes.
+fn surt_agreement(urls: &[String], dump: &Path) {
+    let Ok(text) = std::fs::read_to_string(dump) else {
+        println!("surt keys vs Python surt: not compared (no Python surt output)");
+        return;
+    };
+    let theirs: Vec<&str> = text.lines().collect();
+    if theirs.len() != urls.len() {
+        println!(
+            "surt keys vs Python surt: not compared ({} keys for {} URLs)",
+            theirs.len(),
+            urls.len()
+        );
+        return;
+    }
+    let mut c = Canonicalizer::new(Profile::builtin("surt").expect("built-in"));
+    let mut differ = Vec::new();
+    for (u, t) in urls.iter().zip(&theirs) {
+        let ours = c.key(u).map(str::to_owned).unwrap_or_default();
+        if ours != *t {
+            differ.push((u, ours, *t));
+        }
+    }
+    println!(
+        "surt keys vs Python surt: {} of {} identical; {} differ{}",
+        urls.len() - differ.len(),
+        urls.len(),
+        differ.len(),
+        if differ.is_empty() {
+            ""
+        } else {
+            ", first ones:"
+        }
+    );
+    for (u, ours, t) in differ.iter().take(10) {
+        println!("  {u:?}\n    spinneret {ours:?}\n    python    {t:?}");
+    }
 }
 
 /// Runs the benchmark and prints the table.
@@ -135,8 +178,10 @@ pub fn run(plan: Plan, quick: bool) {
         ours.insert(name, t.ns_per_item);
     }
     let repeat = if quick { 1 } else { 3 };
-    let rows =
-        python_env().and_then(|py| python_rows(&py, &spinneret_testdata::path(URLS), repeat));
+    let dump = bench_dir().join("python-surt-keys.txt");
+    let _ = std::fs::remove_file(&dump);
+    let rows = python_env()
+        .and_then(|py| python_rows(&py, &spinneret_testdata::path(URLS), repeat, &dump));
     match rows {
         Err(why) => println!("python peers: unavailable ({why})"),
         Ok(rows) => {
@@ -162,4 +207,5 @@ pub fn run(plan: Plan, quick: bool) {
             }
         }
     }
+    surt_agreement(&urls, &dump);
 }

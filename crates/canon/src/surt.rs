@@ -9,13 +9,15 @@
 //! than our WHATWG-based rules:
 //!
 //! 1. Google Safe Browsing canonicalization ([`crate::safebrowsing`]);
-//! 2. host: strip a leading `www` / `wwwN` label; drop userinfo and the
-//!    scheme's default port;
-//! 3. path: lower-case, remove session ids, strip a trailing `/` (but `/`
-//!    stays);
-//! 4. query: lower-case, remove session ids, drop an empty query, sort the
-//!    parameters as whole strings;
-//! 5. key: reversed host `)` path `?` query; the scheme is not part of it.
+//! 2. host: lower-case (escapes included), strip a leading `www` / `wwwN`
+//!    label; drop userinfo and the scheme's default port;
+//! 3. path: remove an ASP.NET session segment (`.aspx` paths), lower-case,
+//!    strip a trailing `/` (but `/` stays);
+//! 4. query: remove session ids exactly as IA's patterns do, lower-case,
+//!    sort the parameters by (name, value), drop an empty query;
+//! 5. key: reversed host (IPv4 addresses too) `)` path `?` query; the
+//!    scheme is not part of it.
+
 //!
 //! `filedesc:`, `warcinfo:` and authority-less URLs (`dns:example.com`) are
 //! their own key; the empty input's key is `-`.
@@ -23,7 +25,6 @@
 //! [`ssurt`] is urlcanon's "SSURT" variant, which keeps every component.
 
 use crate::lenient;
-use crate::rules::{is_session_param, remove_path_session_ids};
 use crate::safebrowsing::{self, parse_ipv4};
 
 /// The Internet Archive canonical URL and its SURT key.
@@ -54,9 +55,17 @@ pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
             surt: s,
         };
     }
-    let raw = lenient::split(&cleaned);
+    // `http://http://host/` → `http://host/`: IA collapses repeated
+    // `http(s)://` prefixes to the last one.
+    let mut cleaned = &cleaned[..];
+    while let Some(rest) = strip_http_prefix(cleaned)
+        && strip_http_prefix(rest).is_some()
+    {
+        cleaned = rest;
+    }
+    let raw = lenient::split(cleaned);
     if !raw.has_authority {
-        let s = safebrowsing::canonicalize(&cleaned);
+        let s = safebrowsing::canonicalize(cleaned);
         return IaCanonical {
             url: s.clone(),
             surt: s,
@@ -66,7 +75,8 @@ pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
     // Every piece is ASCII after Safe Browsing escaping.
     let text = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
     let scheme = text(&c.scheme);
-    let mut host = text(&c.host);
+    // The host is lower-cased after escaping, escapes included (`%c3`).
+    let mut host = text(&c.host).to_ascii_lowercase();
     if !c.host_is_ip {
         massage_host(&mut host);
     }
@@ -76,29 +86,22 @@ pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
             ("http", "80") | ("https", "443")
         )
     });
-    let mut path = text(&c.path).to_ascii_lowercase();
-    let mut tmp = String::new();
-    remove_path_session_ids(&mut path, &mut tmp);
+    let mut path = strip_path_session_id(&text(&c.path)).to_ascii_lowercase();
     while path.len() > 1 && path.ends_with('/') {
         path.pop();
     }
     let query = c.query.as_deref().map(text).and_then(|q| {
-        let q = q.to_ascii_lowercase();
-        let params: Vec<&str> = q
-            .split('&')
-            .filter(|p| {
-                let (n, v) = p.split_once('=').map_or((*p, None), |(n, v)| (n, Some(v)));
-                !is_session_param(n, v)
-            })
-            .collect();
-        let q = alpha_reorder_query(&params.join("&"));
+        let q = alpha_reorder_query(&strip_query_session_id(&q).to_ascii_lowercase());
         (!q.is_empty()).then_some(q)
     });
     let mut url = format!("{scheme}://{host}");
-    let mut surt = if c.host_is_ip {
+    // IPv4 addresses are reversed too (`4,3,2,1)`), as in CDX indexes;
+    // IPv6 stays in its brackets.
+    let mut surt = if host.starts_with('[') {
         host.clone()
     } else {
-        reverse_labels(&host, false)
+        // Labels reversed as they are (a comma inside one stays a comma).
+        host.rsplit('.').collect::<Vec<_>>().join(",")
     };
     if let Some(p) = &port {
         url.push(':');
@@ -107,14 +110,26 @@ pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
         surt.push_str(p);
     }
     surt.push(')');
+    url.push_str(&path);
+    // The key has IA's raw `?` where unescaping made one inside the path;
+    // the URL keeps `%3f` there, so that it reads back as the same path
+    // (and canonicalizing it again gives it back, and the same key).
+    surt.push_str(&path.replace("%3f", "?"));
     for s in [&mut url, &mut surt] {
-        s.push_str(&path);
         if let Some(q) = &query {
             s.push('?');
             s.push_str(q);
         }
     }
     IaCanonical { url, surt }
+}
+
+/// The rest after a leading `http://` or `https://` (ASCII case-insensitive).
+fn strip_http_prefix(s: &[u8]) -> Option<&[u8]> {
+    [&b"http://"[..], b"https://"]
+        .into_iter()
+        .find(|p| s.len() >= p.len() && s[..p.len()].eq_ignore_ascii_case(p))
+        .map(|p| &s[p.len()..])
 }
 
 /// The SURT form of a host and the rest of an already-canonical URL
@@ -144,20 +159,158 @@ pub(crate) fn surt_key(
     }
 }
 
-/// The Internet Archive's query order: parameters sorted as whole
-/// `name=value` strings (empty parameters kept: `a=1&` → `&a=1`).
+/// The Internet Archive's query order: parameters sorted by (name, value),
+/// a parameter without `=` before one with the same name and a value;
+/// empty parameters kept (`a=1&` → `&a=1`).
 pub fn alpha_reorder_query(query: &str) -> String {
-    let mut params: Vec<&str> = query.split('&').collect();
+    let mut params: Vec<(&str, Option<&str>)> = query
+        .split('&')
+        .map(|p| p.split_once('=').map_or((p, None), |(n, v)| (n, Some(v))))
+        .collect();
     params.sort_unstable();
-    params.join("&")
+    let mut out = String::with_capacity(query.len());
+    for (i, (n, v)) in params.iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        out.push_str(n);
+        if let Some(v) = v {
+            out.push('=');
+            out.push_str(v);
+        }
+    }
+    out
 }
 
-/// Removes ASP.NET cookieless session segments and `;jsessionid=` path
-/// parameters from a path (the Internet Archive's `stripPathSessionID`).
+/// The Internet Archive's query session-id removal: for each of
+/// `jsessionid=`, `phpsessid=`, `sid=` (each with exactly 32 letters and
+/// digits), `aspsessionid`+8 letters`=`+24 letters and
+/// `cfid=…&cftoken=…`, the last occurrence followed by `&` or the end is
+/// cut out together with that `&` — anywhere in the query, as IA's
+/// `^(.*)(?:…)(?:&(.*))?$` patterns do (so `a=1&sid=…` leaves `a=1&`).
+pub fn strip_query_session_id(query: &str) -> String {
+    let mut q = query.to_owned();
+    for pattern in [
+        SessionPattern::Id("jsessionid="),
+        SessionPattern::Id("phpsessid="),
+        SessionPattern::Id("sid="),
+        SessionPattern::Asp,
+        SessionPattern::ColdFusion,
+    ] {
+        let b = q.as_bytes();
+        let found = (0..b.len())
+            .rev()
+            .find_map(|p| pattern.match_at(b, p).map(|end| (p, end)));
+        if let Some((p, end)) = found {
+            let rest = if end < b.len() { &q[end + 1..] } else { "" };
+            q = format!("{}{}", &q[..p], rest);
+        }
+    }
+    q
+}
+
+/// One of IA's query session-id patterns.
+#[derive(Clone, Copy)]
+enum SessionPattern {
+    /// `name=` then exactly 32 ASCII letters or digits.
+    Id(&'static str),
+    /// `aspsessionid` + 8 letters + `=` + 24 letters.
+    Asp,
+    /// `cfid=` non-`&`+ `&cftoken=` non-`&`+.
+    ColdFusion,
+}
+
+impl SessionPattern {
+    /// Where the match starting at `p` ends, if it matches there and is
+    /// followed by `&` or the end.
+    fn match_at(self, b: &[u8], p: usize) -> Option<usize> {
+        let lit = |at: usize, s: &str| {
+            b.get(at..at + s.len())
+                .filter(|x| x.eq_ignore_ascii_case(s.as_bytes()))
+                .map(|_| at + s.len())
+        };
+        let run = |at: usize, n: usize, ok: fn(&u8) -> bool| {
+            b.get(at..at + n)
+                .filter(|x| x.iter().all(ok))
+                .map(|_| at + n)
+        };
+        let end = match self {
+            SessionPattern::Id(name) => run(lit(p, name)?, 32, u8::is_ascii_alphanumeric)?,
+            SessionPattern::Asp => {
+                let at = run(lit(p, "aspsessionid")?, 8, u8::is_ascii_alphabetic)?;
+                run(lit(at, "=")?, 24, u8::is_ascii_alphabetic)?
+            }
+            SessionPattern::ColdFusion => {
+                let value = |at: usize| {
+                    let n = b[at..].iter().take_while(|&&c| c != b'&').count();
+                    (n > 0).then_some(at + n)
+                };
+                let at = value(lit(p, "cfid=")?)?;
+                value(lit(at, "&cftoken=")?)?
+            }
+        };
+        matches!(b.get(end), None | Some(b'&')).then_some(end)
+    }
+}
+
+/// The Internet Archive's path session-id removal: an ASP.NET cookieless
+/// session segment (`/(S(x24))/` or `/(x24)/`, `x24` = 24 letters or digits)
+/// before a path ending in `.aspx`, as IA's `stripPathSessionID` patterns.
 pub fn strip_path_session_id(path: &str) -> String {
-    let mut p = path.to_owned();
-    remove_path_session_ids(&mut p, &mut String::new());
-    p
+    let b = path.as_bytes();
+    // `^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^?]+\.aspx.*)$` and
+    // `^(.*/)(\([0-9a-z]{24}\)/)([^?]+\.aspx.*)$`, case-insensitive; the
+    // greedy `(.*/)` takes the last such segment.
+    for start in (0..b.len()).rev() {
+        if start == 0 || b[start - 1] != b'/' || b[start] != b'(' {
+            continue;
+        }
+        let Some(close) = path[start..].find(")/").map(|i| start + i) else {
+            continue;
+        };
+        if !is_ia_session_segment(&path[start..=close]) {
+            continue;
+        }
+        let rest = &path[close + 2..];
+        let before_query = rest.split('?').next().unwrap_or("");
+        if before_query.is_empty() || !rest.to_ascii_lowercase().contains(".aspx") {
+            continue;
+        }
+        // `[^?]+\.aspx`: `.aspx` must come before any `?`.
+        let lower = rest.to_ascii_lowercase();
+        let aspx = lower.find(".aspx").expect("checked");
+        if rest[..aspx].contains('?') || aspx == 0 {
+            continue;
+        }
+        return format!("{}{}", &path[..start], rest);
+    }
+    path.to_owned()
+}
+
+fn is_ia_session_segment(seg: &str) -> bool {
+    let id = |s: &str| s.len() == 24 && s.bytes().all(|c| c.is_ascii_alphanumeric());
+    let Some(inner) = seg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+        return false;
+    };
+    if id(inner) {
+        return true;
+    }
+    let mut rest = inner;
+    let mut groups = 0;
+    while !rest.is_empty() {
+        let b = rest.as_bytes();
+        if b.len() < 27
+            || !b[0].is_ascii_alphabetic()
+            || b[1] != b'('
+            || b[26] != b')'
+            || !id(&rest[2..26])
+        {
+            return false;
+        }
+        rest = &rest[27..];
+        groups += 1;
+    }
+    groups > 0
 }
 
 /// The Internet Archive's host massage: strip a leading `www` or `wwwN` label.
@@ -292,12 +445,43 @@ mod tests {
     #[test]
     fn ia_keys() {
         let c = ia_canonicalize(b"https://WWW.Example.com:443/A/B/?z=1&A=2&jsessionid=0123456789abcdefghijklmnopqrstuv#x");
-        assert_eq!(c.url, "https://example.com/a/b?a=2&z=1");
-        assert_eq!(c.surt, "com,example)/a/b?a=2&z=1");
+        // IA leaves the `&` before a session id cut at the end.
+        assert_eq!(c.url, "https://example.com/a/b?&a=2&z=1");
+        assert_eq!(c.surt, "com,example)/a/b?&a=2&z=1");
         assert_eq!(
             ia_canonicalize(b"http://10.0.0.1:8080/").surt,
-            "10.0.0.1:8080)/"
+            "1,0,0,10:8080)/"
+        );
+        assert_eq!(alpha_reorder_query("c15=&c1=2&z=1&z8"), "c1=2&c15=&z=1&z8");
+        assert_eq!(
+            strip_query_session_id("f=1&sid=717e7233bc467f2b1c98c7876fab0c20"),
+            "f=1&"
+        );
+        assert_eq!(
+            strip_query_session_id("sid=717e7233bc467f2b1c98c7876fab0c20&f=1"),
+            "f=1"
+        );
+        assert_eq!(strip_query_session_id("CFID=1&CFTOKEN=2&x=y"), "x=y");
+        assert_eq!(strip_query_session_id("sid=short&x"), "sid=short&x");
+        assert_eq!(
+            strip_path_session_id("/(S(4hqa0555fwsecu455xqckv45))/a/b.aspx?x"),
+            "/a/b.aspx?x"
+        );
+        assert_eq!(
+            strip_path_session_id("/(4hqa0555fwsecu455xqckv45)/a.html"),
+            "/(4hqa0555fwsecu455xqckv45)/a.html"
         );
         assert_eq!(ia_canonicalize(b"   ").surt, "-");
+        assert_eq!(
+            ia_canonicalize(b"http://https://www.a.com/x/").surt,
+            "com,a)/x"
+        );
+        assert_eq!(ia_canonicalize(b"http://www,b.ca/").surt, "ca,www,b)/");
+        let c = ia_canonicalize(b"http://a.com/x%3Fy=1?q=2");
+        assert_eq!(
+            (c.url.as_str(), c.surt.as_str()),
+            ("http://a.com/x%3fy=1?q=2", "com,a)/x?y=1?q=2")
+        );
+        assert_eq!(ia_canonicalize(c.url.as_bytes()), c);
     }
 }
