@@ -91,7 +91,8 @@ pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
         path.pop();
     }
     let query = c.query.as_deref().map(text).and_then(|q| {
-        let q = alpha_reorder_query(&strip_query_session_id(&q).to_ascii_lowercase());
+        // Lower-casing first gives the same result (IA's patterns ignore case).
+        let q = alpha_reorder_query(&strip_query_session_id(&q.to_ascii_lowercase()));
         (!q.is_empty()).then_some(q)
     });
     let mut url = format!("{scheme}://{host}");
@@ -190,6 +191,11 @@ pub fn alpha_reorder_query(query: &str) -> String {
 /// `^(.*)(?:…)(?:&(.*))?$` patterns do (so `a=1&sid=…` leaves `a=1&`).
 pub fn strip_query_session_id(query: &str) -> String {
     let mut q = query.to_owned();
+    // Every pattern contains `id=` or `aspsessionid`: most queries have neither.
+    let lower = query.to_ascii_lowercase();
+    if !lower.contains("id=") && !lower.contains("aspsessionid") {
+        return q;
+    }
     for pattern in [
         SessionPattern::Id("jsessionid="),
         SessionPattern::Id("phpsessid="),
@@ -257,6 +263,9 @@ impl SessionPattern {
 /// session segment (`/(S(x24))/` or `/(x24)/`, `x24` = 24 letters or digits)
 /// before a path ending in `.aspx`, as IA's `stripPathSessionID` patterns.
 pub fn strip_path_session_id(path: &str) -> String {
+    if !path.contains("/(") {
+        return path.to_owned();
+    }
     let b = path.as_bytes();
     // `^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^?]+\.aspx.*)$` and
     // `^(.*/)(\([0-9a-z]{24}\)/)([^?]+\.aspx.*)$`, case-insensitive; the
