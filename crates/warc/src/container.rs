@@ -265,6 +265,8 @@ pub(crate) struct Source<'a> {
     cap: usize,
     silent_resync: bool,
     done: bool,
+    /// One-call inflate of whole gzip members ([`Source::whole_member`]).
+    inflater: libdeflater::Decompressor,
 }
 
 /// Detects the container from the first bytes (and, for damaged starts, from
@@ -343,6 +345,7 @@ impl<'a> Source<'a> {
             cap: cap.max(READ_STEP),
             silent_resync: false,
             done: false,
+            inflater: libdeflater::Decompressor::new(),
         }
     }
 
@@ -482,6 +485,11 @@ impl<'a> Source<'a> {
                     self.read_dictionary();
                     continue;
                 }
+                if self.kind == Container::Gzip
+                    && let Some(fill) = self.whole_member(out)
+                {
+                    return fill;
+                }
                 let Some(input) = self.input.take() else {
                     return Fill::Eof;
                 };
@@ -510,6 +518,68 @@ impl<'a> Source<'a> {
             }
             return self.decode_step(out);
         }
+    }
+
+    /// The fast path for a gzip member at `pos`: when the next member magic
+    /// (or the end of input) is within `cap` bytes, the member is taken to
+    /// end there and is inflated in one call by libdeflate (about twice as
+    /// fast as streaming inflate on WARC records). It is accepted only if
+    /// libdeflate succeeds (header, deflate stream, CRC-32 and size all
+    /// check) *and* the 8 bytes before the candidate end are that CRC and
+    /// size, so the member ends exactly there. Anything else (a magic-like
+    /// byte run inside the member, bytes between members, damage, a member
+    /// over `cap`) returns `None` and the streaming decoder handles the
+    /// member with all its error reporting and resynchronisation.
+    fn whole_member(&mut self, out: &mut Vec<u8>) -> Option<Fill> {
+        const MIN_MEMBER: usize = 18; // 10-byte header, empty block, 8-byte trailer
+        let pos = self.pos;
+        let cap = self.cap;
+        let input = self.input.as_mut()?;
+        let mut searched = MIN_MEMBER;
+        let end = loop {
+            let avail = input.avail(pos);
+            if let Some(i) = avail
+                .get(searched..)
+                .and_then(|rest| find_magic(Container::Gzip, rest))
+            {
+                break searched + i;
+            }
+            if avail.len() > cap {
+                return None;
+            }
+            searched = avail
+                .len()
+                .saturating_sub(GZIP_MAGIC.len() - 1)
+                .max(MIN_MEMBER);
+            if !input.more() {
+                break input.avail(pos).len();
+            }
+        };
+        let member = input.avail(pos).get(..end)?;
+        if member.len() < MIN_MEMBER {
+            return None;
+        }
+        let trailer: [u8; 8] = member[member.len() - 8..].try_into().ok()?;
+        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]) as usize;
+        if size > cap {
+            return None;
+        }
+        let old = out.len();
+        out.resize(old + size, 0);
+        let ok = match self.inflater.gzip_decompress(member, &mut out[old..]) {
+            Ok(n) if n == size => {
+                let crc = libdeflater::crc32(&out[old..]);
+                trailer[..4] == crc.to_le_bytes()
+            }
+            _ => false,
+        };
+        if !ok {
+            out.truncate(old);
+            return None;
+        }
+        self.pos = pos + end as u64;
+        input.seek(self.pos);
+        Some(Fill::Data { member: Some(pos) })
     }
 
     /// Reads a WARC zstd dictionary frame at `pos` (its payload may itself be
@@ -659,6 +729,45 @@ mod tests {
         out.clear();
         assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
         assert_eq!(out, b"second");
+    }
+
+    /// The whole-member fast path must not swallow bytes between members
+    /// nor trust a magic inside a member: both fall back to streaming.
+    #[test]
+    fn whole_member_fast_path_falls_back() {
+        let mut file = gz(b"one");
+        file.extend_from_slice(b"junk");
+        let second = file.len() as u64;
+        file.extend(gz(b"two"));
+        let mut s = Source::new(&file, 1 << 20);
+        let mut out = Vec::new();
+        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(0) }));
+        assert!(matches!(s.fill(&mut out), Fill::Garbage { len: 4, .. }));
+        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
+        assert_eq!(out, b"onetwo");
+
+        // A stored (uncompressed) member whose data contains the gzip magic.
+        let stored = |d: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+            e.write_all(d).unwrap();
+            e.finish().unwrap()
+        };
+        let payload = b"before \x1f\x8b\x08 after, long enough to matter";
+        let mut file = stored(payload);
+        let second = file.len() as u64;
+        file.extend(gz(b"next"));
+        for streaming in [false, true] {
+            let mut s = if streaming {
+                Source::from_read(Box::new(&file[..]), 1 << 20)
+            } else {
+                Source::new(&file, 1 << 20)
+            };
+            let mut out = Vec::new();
+            assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(0) }));
+            assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
+            assert_eq!(out, [&payload[..], b"next"].concat());
+            assert!(matches!(s.fill(&mut out), Fill::Eof));
+        }
     }
 
     #[test]
