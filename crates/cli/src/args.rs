@@ -80,6 +80,10 @@ pub struct CanonArgs {
     #[arg(long)]
     pub key: bool,
 
+    /// Worker threads (0: one per core); the output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
     /// List the rules with their false-merge risk and exit.
     #[arg(long)]
     pub list_rules: bool,

@@ -9,14 +9,46 @@
 //! counted; the count goes to standard error at the end. Input lines are
 //! bytes: invalid UTF-8 is replaced (U+FFFD) for the profile and kept as
 //! bytes for the SURT. Fields are TSV-escaped (`\t`, `\n`, `\r`, `\\`).
+//! Lines are processed in parallel batches (`--threads`) and written in
+//! input order, so the output does not depend on the thread count.
 
 use std::io::{self, BufRead, Write};
 
+use rayon::prelude::*;
 use spinneret_canon::{Canonicalizer, Profile, Rule, surt};
 
 use crate::Error;
 use crate::args::CanonArgs;
 use crate::output::tsv_escape;
+
+/// Lines per batch: large enough to keep the workers busy, small enough
+/// that memory stays a few MB whatever the input size.
+const BATCH_LINES: usize = 16 * 1024;
+
+/// One output line (`url<TAB>canonical<TAB>surt<LF>`) and whether the
+/// profile accepted the URL.
+fn row(canon: &mut Canonicalizer, line: &[u8], key: bool) -> (String, bool) {
+    let text = String::from_utf8_lossy(line);
+    let mut row = String::with_capacity(3 * line.len() + 8);
+    tsv_escape(&text, &mut row);
+    row.push('\t');
+    let r = if key {
+        canon.key(&text)
+    } else {
+        canon.canonicalize(&text)
+    };
+    let ok = match r {
+        Ok(c) => {
+            tsv_escape(c, &mut row);
+            true
+        }
+        Err(_) => false,
+    };
+    row.push('\t');
+    tsv_escape(&surt::ia_canonicalize(line).surt, &mut row);
+    row.push('\n');
+    (row, ok)
+}
 
 /// Counts of one run.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -59,49 +91,57 @@ pub fn run(
         return Ok(CanonSummary::default());
     }
     let profile = args.profile_args.build(&args.profile)?;
-    let mut canon = Canonicalizer::new(profile);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| Error::Threads(e.to_string()))?;
     let mut summary = CanonSummary::default();
-    let mut line = Vec::new();
-    let mut row = String::new();
-    loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                return Err(Error::Input {
-                    path: "-".into(),
-                    source: e,
-                });
+    // Lines are read in batches, each batch is canonicalized in parallel
+    // (one Canonicalizer per worker) and written in input order.
+    let mut batch: Vec<Vec<u8>> = Vec::with_capacity(BATCH_LINES);
+    let mut eof = false;
+    while !eof {
+        batch.clear();
+        while batch.len() < BATCH_LINES {
+            let mut line = Vec::new();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    return Err(Error::Input {
+                        path: "-".into(),
+                        source: e,
+                    });
+                }
             }
-        }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-            if line.last() == Some(&b'\r') {
+            if line.last() == Some(&b'\n') {
                 line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
             }
+            batch.push(line);
         }
-        summary.lines += 1;
-        let text = String::from_utf8_lossy(&line);
-        row.clear();
-        tsv_escape(&text, &mut row);
-        row.push('\t');
-        let r = if args.key {
-            canon.key(&text)
-        } else {
-            canon.canonicalize(&text)
-        };
-        match r {
-            Ok(c) => tsv_escape(c, &mut row),
-            Err(_) => summary.failures += 1,
-        }
-        row.push('\t');
-        tsv_escape(&surt::ia_canonicalize(&line).surt, &mut row);
-        row.push('\n');
-        match out.write_all(row.as_bytes()) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
-            Err(e) => return Err(Error::Output(e)),
+        let rows: Vec<(String, bool)> = pool.install(|| {
+            batch
+                .par_iter()
+                .map_init(
+                    || Canonicalizer::new(profile.clone()),
+                    |canon, line| row(canon, line, args.key),
+                )
+                .collect()
+        });
+        for (text, ok) in &rows {
+            summary.lines += 1;
+            summary.failures += u64::from(!ok);
+            match out.write_all(text.as_bytes()) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
+                Err(e) => return Err(Error::Output(e)),
+            }
         }
     }
     match out.flush() {
@@ -111,9 +151,7 @@ pub fn run(
     let _ = writeln!(
         diag,
         "spinneret canon: {} lines, {} not URLs under profile {}",
-        summary.lines,
-        summary.failures,
-        canon.profile().name
+        summary.lines, summary.failures, profile.name
     );
     Ok(summary)
 }
@@ -155,6 +193,16 @@ mod tests {
                 failures: 1
             }
         );
+    }
+
+    #[test]
+    fn threads_do_not_change_the_output() {
+        let input: String = spinneret_testdata::lines("corpus/urls/ada_userbait.txt").join("\n");
+        let (one, s1) = run_with(&["--profile", "aggressive", "--threads", "1"], &input);
+        let (two, s2) = run_with(&["--profile", "aggressive", "--threads", "2"], &input);
+        assert_eq!(one, two);
+        assert_eq!(s1, s2);
+        assert!(s1.lines > 10_000, "{s1:?}");
     }
 
     #[test]
