@@ -49,7 +49,8 @@ pub struct Crawl {
     urls: Vec<String>,
     content: Vec<u128>,
     near: Vec<Option<u128>>,
-    seen: HashMap<String, usize>,
+    /// 128-bit hashes of the URLs seen (not a second copy of each string).
+    seen: HashSet<KeyHash>,
     /// Observations of a URL already seen (ignored after the first).
     pub repeated_captures: u64,
 }
@@ -62,11 +63,10 @@ impl Crawl {
 
     /// Adds one observation (ignored, and counted, if the URL was seen).
     pub fn push(&mut self, o: Observation) {
-        if self.seen.contains_key(&o.url) {
+        if !self.seen.insert(KeyHash::of(&o.url)) {
             self.repeated_captures += 1;
             return;
         }
-        self.seen.insert(o.url.clone(), self.urls.len());
         self.urls.push(o.url);
         self.content.push(o.content);
         self.near.push(o.near);
