@@ -19,13 +19,10 @@ use std::process::{Command, Stdio};
 
 use spinneret_canon::{Canonicalizer, Profile};
 
+use crate::pipeline_bench::bench_dir;
 use crate::timing::{Plan, fmt_ns, fmt_rate, fmt_ratio, measure};
 
 const URLS: &str = "corpus/urls/absolute_links.txt";
-
-fn bench_dir() -> PathBuf {
-    std::env::temp_dir().join("spinneret-bench")
-}
 
 /// The venv's python with the three tools, or why not.
 fn python_env() -> Result<PathBuf, String> {

@@ -89,7 +89,8 @@ struct Volume {
     pages: u64,
 }
 
-fn bench_dir() -> PathBuf {
+/// The benchmarks' scratch folder (generated WARCs, Python venvs).
+pub(crate) fn bench_dir() -> PathBuf {
     std::env::temp_dir().join("spinneret-bench")
 }
 

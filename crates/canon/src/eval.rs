@@ -29,7 +29,7 @@
 //! 0.33 / 0) is a unit test below; an independent slow implementation in
 //! tests/eval.rs checks these numbers on the real WARCs.
 
-use crate::{CanonError, Canonicalizer, KeyHash};
+use crate::{CanonError, Canonicalizer, KeyForm, KeyHash};
 use std::collections::{HashMap, HashSet};
 
 /// One observation: a URL and the content it returned.
@@ -176,10 +176,19 @@ pub fn evaluate(crawl: &Crawl, canon: &mut Canonicalizer) -> Evaluation {
     let mut is_rep = Vec::with_capacity(crawl.len());
     let mut failures = 0;
     for u in &crawl.urls {
-        let r: Result<KeyHash, CanonError> = canon.key_hash(u);
-        match r {
-            Ok(k) => {
-                let rep = canon.canonicalize(u).map(|c| c == u).unwrap_or(false);
+        // One canonicalization per URL: for URL-keyed profiles the key is
+        // the canonical URL itself.
+        let url_keyed = canon.profile().key == KeyForm::Url;
+        let canonical: Result<(bool, Option<KeyHash>), CanonError> = canon
+            .canonicalize(u)
+            .map(|c| (c == u, url_keyed.then(|| KeyHash::of(c))));
+        let key = match canonical {
+            Ok((rep, Some(k))) => Ok((rep, k)),
+            Ok((rep, None)) => canon.key_hash(u).map(|k| (rep, k)),
+            Err(e) => Err(e),
+        };
+        match key {
+            Ok((rep, k)) => {
                 keys.push(Some(k));
                 is_rep.push(rep);
             }

@@ -619,7 +619,7 @@ fn is_id_char(b: u8) -> bool {
 }
 
 /// Whether a query parameter is a session id (see [`Rule::RemoveSessionIds`]).
-pub(crate) fn is_session_param(name: &str, value: Option<&str>) -> bool {
+fn is_session_param(name: &str, value: Option<&str>) -> bool {
     let Some(value) = value.filter(|v| !v.is_empty()) else {
         return false;
     };
@@ -643,14 +643,14 @@ pub(crate) fn is_session_param(name: &str, value: Option<&str>) -> bool {
 
 /// Removes `;jsessionid=…` path parameters and ASP.NET cookieless session
 /// segments (`/(S(x24))/`, `/(x24)/`, `/(A(x24)S(x24)F(x24))/`).
-pub(crate) fn remove_path_session_ids(path: &mut String, tmp: &mut String) {
+fn remove_path_session_ids(path: &mut String, tmp: &mut String) {
     if !path.contains(';') && !path.contains("/(") {
         return;
     }
     tmp.clear();
     let mut first = true;
     for seg in path.split('/') {
-        if !first && is_aspnet_session_segment(seg) {
+        if !first && is_aspnet_session_segment(seg, is_aspnet_id) {
             continue;
         }
         if !first {
@@ -675,17 +675,20 @@ pub(crate) fn remove_path_session_ids(path: &mut String, tmp: &mut String) {
     }
 }
 
+/// An ASP.NET session id as our rule reads it: 24 of `a-z0-5`.
 fn is_aspnet_id(s: &str) -> bool {
     s.len() == 24
         && s.bytes()
             .all(|b| b.is_ascii_lowercase() || (b'0'..=b'5').contains(&b))
 }
 
-fn is_aspnet_session_segment(seg: &str) -> bool {
+/// Whether `seg` is an ASP.NET cookieless session segment, `(id)` or
+/// `(X(id)Y(id)…)`, with ids as `is_id` accepts them.
+pub(crate) fn is_aspnet_session_segment(seg: &str, is_id: fn(&str) -> bool) -> bool {
     let Some(inner) = seg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
         return false;
     };
-    if is_aspnet_id(inner) {
+    if is_id(inner) {
         return true;
     }
     // One or more `X(id)` groups.
@@ -697,7 +700,7 @@ fn is_aspnet_session_segment(seg: &str) -> bool {
             || !b[0].is_ascii_alphabetic()
             || b[1] != b'('
             || b[26] != b')'
-            || !is_aspnet_id(&rest[2..26])
+            || !is_id(&rest[2..26])
         {
             return false;
         }

@@ -24,7 +24,8 @@
 //!
 //! [`ssurt`] is urlcanon's "SSURT" variant, which keeps every component.
 
-use crate::lenient;
+use crate::lenient::{self, RawUrl};
+use crate::rules::is_aspnet_session_segment;
 use crate::safebrowsing::{self, parse_ipv4};
 
 /// The Internet Archive canonical URL and its SURT key.
@@ -277,7 +278,7 @@ pub fn strip_path_session_id(path: &str) -> String {
         let Some(close) = path[start..].find(")/").map(|i| start + i) else {
             continue;
         };
-        if !is_ia_session_segment(&path[start..=close]) {
+        if !is_aspnet_session_segment(&path[start..=close], is_ia_session_id) {
             continue;
         }
         let rest = &path[close + 2..];
@@ -296,30 +297,9 @@ pub fn strip_path_session_id(path: &str) -> String {
     path.to_owned()
 }
 
-fn is_ia_session_segment(seg: &str) -> bool {
-    let id = |s: &str| s.len() == 24 && s.bytes().all(|c| c.is_ascii_alphanumeric());
-    let Some(inner) = seg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
-        return false;
-    };
-    if id(inner) {
-        return true;
-    }
-    let mut rest = inner;
-    let mut groups = 0;
-    while !rest.is_empty() {
-        let b = rest.as_bytes();
-        if b.len() < 27
-            || !b[0].is_ascii_alphabetic()
-            || b[1] != b'('
-            || b[26] != b')'
-            || !id(&rest[2..26])
-        {
-            return false;
-        }
-        rest = &rest[27..];
-        groups += 1;
-    }
-    groups > 0
+/// IA's session id: 24 ASCII letters or digits.
+fn is_ia_session_id(s: &str) -> bool {
+    s.len() == 24 && s.bytes().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// The Internet Archive's host massage: strip a leading `www` or `wwwN` label.
@@ -386,16 +366,19 @@ pub fn surt(url: &str, opts: SurtOptions) -> String {
         out.push_str(&s(p));
     }
     out.push(')');
-    out.push_str(&s(u.path));
-    if let Some(q) = u.query {
-        out.push('?');
-        out.push_str(&s(q));
-    }
-    if let Some(f) = u.fragment {
-        out.push('#');
-        out.push_str(&s(f));
-    }
+    push_path_query_fragment(&u, &mut out);
     out
+}
+
+/// Appends `path[?query][#fragment]` of a split URL, as written.
+fn push_path_query_fragment(u: &RawUrl<'_>, out: &mut String) {
+    out.push_str(&String::from_utf8_lossy(u.path));
+    for (mark, part) in [('?', u.query), ('#', u.fragment)] {
+        if let Some(p) = part {
+            out.push(mark);
+            out.push_str(&String::from_utf8_lossy(p));
+        }
+    }
 }
 
 /// urlcanon's `reverse_host`: labels reversed, commas inside labels turned
@@ -435,15 +418,7 @@ pub fn ssurt(url: &str) -> String {
         out.push_str(&s(ui));
     }
     out.push(':');
-    out.push_str(&s(u.path));
-    if let Some(q) = u.query {
-        out.push('?');
-        out.push_str(&s(q));
-    }
-    if let Some(f) = u.fragment {
-        out.push('#');
-        out.push_str(&s(f));
-    }
+    push_path_query_fragment(&u, &mut out);
     out
 }
 

@@ -27,7 +27,7 @@
 //! hashes are within 3 bits form one near-duplicate identity. Revisits and
 //! non-HTML payloads keep their exact identity.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -426,10 +426,10 @@ pub fn crawl_of(captures: &[Capture], near_dup: bool) -> Crawl {
     if near_dup {
         let mut digests: Vec<&str> = Vec::new();
         let mut hashes: Vec<u64> = Vec::new();
-        let mut seen: HashMap<&str, ()> = HashMap::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for c in captures {
             if let Some(h) = c.simhash
-                && seen.insert(&c.digest, ()).is_none()
+                && seen.insert(&c.digest)
             {
                 digests.push(&c.digest);
                 hashes.push(h);
