@@ -40,10 +40,14 @@
 //! ["Character","a & b\n"]
 //! ```
 
-use serde_json::{Map, Value, json};
-use spinneret_html::{TextMode, Token, Tokenizer, TokenizerOptions};
+use serde_json::json;
+use spinneret_html::{TextMode, Tokenizer, TokenizerOptions};
 use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
+
+#[path = "../tests/support/notation.rs"]
+mod notation;
+use notation::notation;
 
 const USAGE: &str = "usage: tokens [--state S] [--last-start-tag T] [--no-simulator] [--scripting] [--errors] FILE|-
   S: data | rcdata | rawtext | script-data | plaintext | cdata-section";
@@ -65,27 +69,6 @@ fn parse_state(s: &str) -> Option<TextMode> {
         "cdata" | "cdatasection" => TextMode::CdataSection,
         _ => return None,
     })
-}
-
-fn notation(token: &Token<'_>) -> Value {
-    match token {
-        Token::Doctype(d) => json!(["DOCTYPE", d.name, d.public_id, d.system_id, !d.force_quirks]),
-        Token::StartTag(t) => {
-            let attrs: Map<String, Value> = t
-                .attrs
-                .iter()
-                .map(|a| (a.name.as_str().to_owned(), Value::from(a.value)))
-                .collect();
-            if t.self_closing {
-                json!(["StartTag", t.name.as_str(), attrs, true])
-            } else {
-                json!(["StartTag", t.name.as_str(), attrs])
-            }
-        }
-        Token::EndTag(t) => json!(["EndTag", t.name.as_str()]),
-        Token::Comment(c) => json!(["Comment", c]),
-        Token::Text(t) => json!(["Character", t]),
-    }
 }
 
 fn main() -> ExitCode {

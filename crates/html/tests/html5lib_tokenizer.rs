@@ -22,9 +22,14 @@
 //! Any other top-level key that holds a list fails the test, so a new kind
 //! of list cannot be skipped silently.
 
-use serde_json::{Map, Value, json};
-use spinneret_html::{TextMode, Token, Tokenizer, TokenizerOptions};
+use serde_json::{Map, Value};
+use spinneret_html::{TextMode, Tokenizer, TokenizerOptions};
 use std::fmt::Write as _;
+
+mod support {
+    pub mod notation;
+}
+use support::notation::notation;
 
 /// The tokenizer's states a test may start in, by html5lib's names.
 fn text_mode(name: &str) -> Option<TextMode> {
@@ -99,28 +104,6 @@ fn unescape_value(v: &Value) -> Result<Value, String> {
         }
         other => other.clone(),
     })
-}
-
-/// A token in html5lib's notation.
-fn notation(token: &Token<'_>) -> Value {
-    match token {
-        Token::Doctype(d) => json!(["DOCTYPE", d.name, d.public_id, d.system_id, !d.force_quirks]),
-        Token::StartTag(t) => {
-            let attrs: Map<String, Value> = t
-                .attrs
-                .iter()
-                .map(|a| (a.name.as_str().to_owned(), Value::from(a.value)))
-                .collect();
-            if t.self_closing {
-                json!(["StartTag", t.name.as_str(), attrs, true])
-            } else {
-                json!(["StartTag", t.name.as_str(), attrs])
-            }
-        }
-        Token::EndTag(t) => json!(["EndTag", t.name.as_str()]),
-        Token::Comment(c) => json!(["Comment", c]),
-        Token::Text(t) => json!(["Character", t]),
-    }
 }
 
 /// Merges adjacent `["Character", …]` entries, and drops an explicit
