@@ -61,6 +61,15 @@ pub(crate) fn match_named(input: &[u8], at_eof: bool) -> NamedMatch {
     if !could_start_name(first) {
         return NamedMatch::NotFound;
     }
+    match match_common(input) {
+        Some(found) => found,
+        None => match_in_table(input, first, at_eof),
+    }
+}
+
+/// [`match_named`]'s walk of the whole table, from a first byte that can
+/// start a name.
+fn match_in_table(input: &[u8], first: u8, at_eof: bool) -> NamedMatch {
     // Invariant: ENTITIES[lo..hi] (non-empty) are the names that start with
     // input[..depth].
     let lo = usize::from(FIRST_BYTE[usize::from(first)]);
@@ -104,6 +113,30 @@ pub(crate) fn match_named(input: &[u8], at_eof: bool) -> NamedMatch {
         hi = start + to;
         depth += 1;
     }
+}
+
+/// The references real pages use most (`&amp;` in URLs above all), with
+/// their characters.
+const COMMON: [(&[u8], &str); 5] = [
+    (b"amp;", "&"),
+    (b"nbsp;", "\u{A0}"),
+    (b"quot;", "\""),
+    (b"lt;", "<"),
+    (b"gt;", ">"),
+];
+
+/// A [`COMMON`] reference at the input's start. Each ends in `;` and no
+/// name extends a name that ends in `;`, so it is the longest match, and
+/// the table walk (a few hundred instructions) is skipped.
+#[inline]
+fn match_common(input: &[u8]) -> Option<NamedMatch> {
+    COMMON
+        .iter()
+        .find(|(name, _)| input.starts_with(name))
+        .map(|&(name, chars)| NamedMatch::Found {
+            len: name.len(),
+            chars,
+        })
 }
 
 /// `FIRST_BYTE[b]..FIRST_BYTE[b + 1]` is the range of [`ENTITIES`] whose
@@ -221,6 +254,23 @@ mod tests {
             .filter(|(n, _)| input.starts_with(n))
             .max_by_key(|(n, _)| n.len())
             .map_or(NamedMatch::NotFound, |&(n, c)| found(n.len(), c))
+    }
+
+    #[test]
+    fn common_references_are_the_table_walks_longest_matches() {
+        for (name, _) in COMMON {
+            for tail in [&b""[..], b"x", b";", b"amp;", b"\xC3\xA9"] {
+                let input = [name, tail].concat();
+                for at_eof in [false, true] {
+                    assert_eq!(
+                        match_common(&input),
+                        Some(match_in_table(&input, input[0], at_eof)),
+                        "{:?}",
+                        String::from_utf8_lossy(&input)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! sections are recognised only inside SVG and MathML.
 
 mod acc;
+mod byte_scan;
 mod char_ref;
 mod entities;
 mod error;

@@ -22,12 +22,16 @@
 //! comments. The machine walks bytes: every decision is on an ASCII byte,
 //! and non-ASCII text is copied through unchanged.
 
+mod fast_tag;
+
 use crate::acc::Acc;
+use crate::byte_scan::{self, find_stop};
 use crate::char_ref::{NamedMatch, NumericError, match_named, numeric_replacement};
 use crate::error::{ErrorCode, ParseError};
 use crate::names::LocalName;
 use crate::simulator::Simulator;
 use crate::token::{AttrRepr, Attrs, Doctype, Name, Tag, Token};
+use fast_tag::Attempt;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 
@@ -237,12 +241,9 @@ pub(crate) struct Core {
 /// Byte classes: which bytes end a run of ordinary bytes in each context.
 const STOP_TAG_NAME: u8 = 1;
 const STOP_ATTR_NAME: u8 = 2;
-const STOP_DQ_VALUE: u8 = 4;
-const STOP_SQ_VALUE: u8 = 8;
-const STOP_UNQUOTED_VALUE: u8 = 16;
-const STOP_RCDATA: u8 = 32;
-const STOP_RAWTEXT: u8 = 64;
-const STOP_DATA_CHECKED: u8 = 128;
+const STOP_UNQUOTED_VALUE: u8 = 4;
+/// The data state's stops plus NUL (which it reports when reporting errors).
+const STOP_DATA_CHECKED: u8 = 8;
 
 static STOP: [u8; 256] = build_stop_table();
 
@@ -264,20 +265,11 @@ const fn build_stop_table() -> [u8; 256] {
         {
             f |= STOP_ATTR_NAME;
         }
-        if special || matches!(c, b'"' | b'&') {
-            f |= STOP_DQ_VALUE;
-        }
-        if special || matches!(c, b'\'' | b'&') {
-            f |= STOP_SQ_VALUE;
-        }
         if ws || special || matches!(c, b'&' | b'>' | b'"' | b'\'' | b'<' | b'=' | b'`') {
             f |= STOP_UNQUOTED_VALUE;
         }
         if special || matches!(c, b'<' | b'&') {
-            f |= STOP_RCDATA | STOP_DATA_CHECKED;
-        }
-        if special || c == b'<' {
-            f |= STOP_RAWTEXT;
+            f |= STOP_DATA_CHECKED;
         }
         t[i] = f;
         i += 1;
@@ -779,11 +771,10 @@ impl<'a> Run<'a, '_> {
     /// look at.
     #[inline]
     fn find_data_special(&self, from: usize) -> usize {
-        let rest = &self.b[from..];
         if self.core.report {
             run_end(self.b, from, STOP_DATA_CHECKED)
         } else {
-            memchr::memchr3(b'<', b'&', b'\r', rest).map_or(self.b.len(), |i| from + i)
+            find_stop::<{ byte_scan::DATA }>(self.b, from)
         }
     }
 
@@ -842,7 +833,11 @@ impl<'a> Run<'a, '_> {
         let mut acc = Acc::new();
         let mut p = start;
         loop {
-            let q = run_end(self.b, p, if rcdata { STOP_RCDATA } else { STOP_RAWTEXT });
+            let q = if rcdata {
+                find_stop::<{ byte_scan::RCDATA }>(self.b, p)
+            } else {
+                find_stop::<{ byte_scan::RAWTEXT }>(self.b, p)
+            };
             self.push(&mut acc, p, q);
             p = q;
             match self.peek(p) {
@@ -1563,8 +1558,24 @@ impl<'a> Run<'a, '_> {
         }))
     }
 
-    // Tokenizer: tag name state and the attribute states
+    /// A start or end tag whose name starts at `name_start`: the fast path
+    /// for the common shape when it applies, else the tag states.
     fn tag(&mut self, name_start: usize, end: bool) -> R<Scan> {
+        if !self.core.report {
+            let scratch_len = self.core.scratch.len();
+            match self.fast_tag(name_start, end)? {
+                Attempt::Done(scan) => return Ok(scan),
+                Attempt::GiveUp => {
+                    self.core.attrs.clear();
+                    self.core.scratch.truncate(scratch_len);
+                }
+            }
+        }
+        self.tag_states(name_start, end)
+    }
+
+    // Tokenizer: tag name state and the attribute states
+    fn tag_states(&mut self, name_start: usize, end: bool) -> R<Scan> {
         use TagState as T;
         let mut p = name_start;
         let mut name = Acc::new();
@@ -1631,7 +1642,7 @@ impl<'a> Run<'a, '_> {
                         let q = run_end(self.b, p, STOP_ATTR_NAME);
                         if q > p && self.b.get(q) == Some(&b'=') && self.b.get(q + 1) == Some(&b'"')
                         {
-                            let v_end = run_end(self.b, q + 2, STOP_DQ_VALUE);
+                            let v_end = find_stop::<{ byte_scan::DQ_VALUE }>(self.b, q + 2);
                             if self.b.get(v_end) == Some(&b'"') {
                                 let mut a = AttrBuild::default();
                                 self.push(&mut a.name, p, q);
@@ -1728,12 +1739,11 @@ impl<'a> Run<'a, '_> {
                     let quote = if st == T::AttrValueDq { b'"' } else { b'\'' };
                     let mut v = attr.as_ref().expect("in an attribute").value;
                     // A run of ordinary value bytes at once.
-                    let stop = if quote == b'"' {
-                        STOP_DQ_VALUE
+                    let q = if quote == b'"' {
+                        find_stop::<{ byte_scan::DQ_VALUE }>(self.b, p)
                     } else {
-                        STOP_SQ_VALUE
+                        find_stop::<{ byte_scan::SQ_VALUE }>(self.b, p)
                     };
-                    let q = run_end(self.b, p, stop);
                     if q > p {
                         self.push(&mut v, p, q);
                         p = q;

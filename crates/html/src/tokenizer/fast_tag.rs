@@ -1,0 +1,219 @@
+//! The fast path for tags: the common, error-free shape of a start or end
+//! tag read in one pass, without the tag states' machine.
+//!
+//! Why: tags are about half of a page's tokens, and walking the standard's
+//! ten tag states byte class by byte class (with an `Option` attribute under
+//! construction, a state variable and an interning lookup per attribute)
+//! cost several hundred instructions per tag. Almost every real tag is
+//! `<name attr="value" attr=value attr>` in lower case; this reads exactly
+//! that shape and nothing else.
+//!
+//! Invariant: the fast path accepts a tag only when the standard's states
+//! would produce the same token; anything else — an upper-case letter, CR,
+//! NUL, a quote or `<` in a name, `=` without a value, a duplicate
+//! attribute, many attributes, the end of the buffer — makes it give up
+//! ([`Attempt::GiveUp`]), the caller drops what it appended to the
+//! attribute list and scratch space, and the tag is read again by the tag
+//! states from its start. So the fast path never changes what is
+//! tokenized, only how fast. It is off when errors are reported: it does
+//! not track the positions errors need.
+//! Character references in attribute values are decoded by the same code
+//! as in the tag states.
+
+use super::{Acc, AttrRepr, Built, LocalName, R, Run, STOP, Scan, TextMode};
+use super::{STOP_ATTR_NAME, STOP_TAG_NAME, STOP_UNQUOTED_VALUE};
+use crate::byte_scan::{self, find_stop};
+
+/// What the fast path made of a tag.
+pub(super) enum Attempt {
+    /// The complete tag.
+    Done(Scan),
+    /// Not the common shape: read it with the tag states.
+    GiveUp,
+}
+
+/// More attributes than this go to the tag states, whose duplicate check
+/// stays linear for any number of attributes.
+const MAX_FAST_ATTRS: usize = 16;
+
+/// Whitespace inside a tag, without CR (which needs normalizing and takes
+/// the tag states).
+#[inline]
+fn is_tag_ws(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | b'\x0C' | b' ')
+}
+
+impl Run<'_, '_> {
+    /// The first index at or after `i` that is not tag whitespace.
+    #[inline]
+    fn skip_tag_ws(&self, mut i: usize) -> usize {
+        while let Some(&c) = self.b.get(i) {
+            if !is_tag_ws(c) {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    /// The first index at or after `i` whose byte is in `mask`'s class.
+    /// Names are short: a plain loop beats a chunked scan.
+    #[inline]
+    fn short_run_end(&self, mut i: usize, mask: u8) -> usize {
+        while let Some(&c) = self.b.get(i) {
+            if STOP[c as usize] & mask != 0 {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    /// Reads the tag whose name starts at `name_start` (an ASCII letter)
+    /// if it has the common shape. Errors are not reported here, so the
+    /// caller uses it only when reporting is off.
+    pub(super) fn fast_tag(&mut self, name_start: usize, end: bool) -> R<Attempt> {
+        use Attempt::GiveUp;
+        // Tag name state: lower-case name bytes up to whitespace, '/' or '>'.
+        let name_end = self.short_run_end(name_start, STOP_TAG_NAME);
+        match self.b.get(name_end) {
+            Some(&c) if is_tag_ws(c) || c == b'/' || c == b'>' => {}
+            _ => return Ok(GiveUp),
+        }
+        let known = LocalName::from_lowercase(&self.b[name_start..name_end]);
+        let mut p = name_end;
+        loop {
+            // Before attribute name state (also after a value).
+            p = self.skip_tag_ws(p);
+            let c = match self.b.get(p) {
+                Some(&c) => c,
+                None => return Ok(GiveUp),
+            };
+            if c == b'>' {
+                return Ok(self.fast_emit(end, known, name_start, name_end, false, p));
+            }
+            if c == b'/' {
+                // Self-closing start tag state: only "/>" is error-free.
+                if self.b.get(p + 1) != Some(&b'>') {
+                    return Ok(GiveUp);
+                }
+                return Ok(self.fast_emit(end, known, name_start, name_end, true, p + 1));
+            }
+            if STOP[c as usize] & STOP_ATTR_NAME != 0 {
+                // '=', a quote, '<', an upper-case letter, CR or NUL.
+                return Ok(GiveUp);
+            }
+            // Attribute name state.
+            let attr_start = p;
+            let attr_end = self.short_run_end(p + 1, STOP_ATTR_NAME);
+            p = self.skip_tag_ws(attr_end);
+            let mut value = Acc::new();
+            match self.b.get(p) {
+                Some(b'=') => {
+                    // Before attribute value state.
+                    p = self.skip_tag_ws(p + 1);
+                    match self.b.get(p) {
+                        Some(&q @ (b'"' | b'\'')) => {
+                            // Attribute value (double- or single-quoted) state.
+                            p += 1;
+                            loop {
+                                let v_end = if q == b'"' {
+                                    find_stop::<{ byte_scan::DQ_VALUE }>(self.b, p)
+                                } else {
+                                    find_stop::<{ byte_scan::SQ_VALUE }>(self.b, p)
+                                };
+                                self.push(&mut value, p, v_end);
+                                p = v_end;
+                                match self.b.get(p) {
+                                    Some(&c) if c == q => break,
+                                    Some(b'&') => p = self.char_ref(p, &mut value, true)?,
+                                    _ => return Ok(GiveUp),
+                                }
+                            }
+                            // After attribute value (quoted) state: the next
+                            // byte is reconsumed before an attribute name.
+                            p += 1;
+                        }
+                        Some(b'>') | None => return Ok(GiveUp),
+                        Some(_) => {
+                            // Attribute value (unquoted) state.
+                            loop {
+                                let v_end = super::run_end(self.b, p, STOP_UNQUOTED_VALUE);
+                                self.push(&mut value, p, v_end);
+                                p = v_end;
+                                match self.b.get(p) {
+                                    Some(&c) if is_tag_ws(c) || c == b'>' => break,
+                                    Some(b'&') => p = self.char_ref(p, &mut value, true)?,
+                                    _ => return Ok(GiveUp),
+                                }
+                            }
+                        }
+                    }
+                }
+                // After attribute name state: the attribute has no value,
+                // and the next byte starts the next attribute (or ends the
+                // tag); that byte is checked at the top of the loop.
+                Some(_) => {}
+                None => return Ok(GiveUp),
+            }
+            if !self.push_fast_attr(attr_start, attr_end, value) {
+                return Ok(GiveUp);
+            }
+        }
+    }
+
+    /// Appends an attribute whose name is the input's `from..to`; false
+    /// when the tag states must take over (a duplicate, which is a parse
+    /// error and dropped there, or too many attributes).
+    #[inline]
+    fn push_fast_attr(&mut self, from: usize, to: usize, value: Acc) -> bool {
+        let attrs = &mut self.core.attrs;
+        if attrs.len() >= MAX_FAST_ATTRS {
+            return false;
+        }
+        let name = &self.b[from..to];
+        let known = LocalName::from_lowercase(name);
+        let duplicate = match known {
+            // Interned names are unique: comparing ids is comparing names.
+            Some(k) => attrs.iter().any(|a| a.known == Some(k)),
+            // Fast-path names are never in scratch space.
+            None => attrs.iter().any(|a| {
+                a.known.is_none() && &self.b[a.name.start as usize..a.name.end as usize] == name
+            }),
+        };
+        if duplicate {
+            return false;
+        }
+        let mut name_acc = Acc::new();
+        name_acc.push_input(from, to, self.input, &mut self.core.scratch);
+        self.core.attrs.push(AttrRepr {
+            known,
+            name: name_acc.span(),
+            value: value.span(),
+        });
+        true
+    }
+
+    /// The complete tag, ending with the '>' at `gt`.
+    #[inline]
+    fn fast_emit(
+        &mut self,
+        end: bool,
+        known: Option<LocalName>,
+        name_start: usize,
+        name_end: usize,
+        self_closing: bool,
+        gt: usize,
+    ) -> Attempt {
+        let mut name = Acc::new();
+        name.push_input(name_start, name_end, self.input, &mut self.core.scratch);
+        self.core.mode = TextMode::Data;
+        self.core.pos = gt + 1;
+        Attempt::Done(Scan::Built(Built::Tag {
+            end,
+            known,
+            name,
+            self_closing,
+        }))
+    }
+}
