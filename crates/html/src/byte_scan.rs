@@ -33,6 +33,10 @@ pub(crate) const DATA: Stops = stops([b'<', b'&', b'\r', b'<']);
 pub(crate) const RCDATA: Stops = stops([b'<', b'&', b'\r', 0]);
 /// The RAWTEXT state.
 pub(crate) const RAWTEXT: Stops = stops([b'<', b'\r', 0, 0]);
+/// The script data state.
+pub(crate) const SCRIPT_DATA: Stops = stops([b'<', b'\r', 0, 0]);
+/// The script data escaped and double escaped states.
+pub(crate) const SCRIPT_ESCAPED: Stops = stops([b'-', b'<', b'\r', 0]);
 /// A double-quoted attribute value.
 pub(crate) const DQ_VALUE: Stops = stops([b'"', b'&', b'\r', 0]);
 /// A single-quoted attribute value.
@@ -173,6 +177,8 @@ mod tests {
         check_one::<DATA>(text);
         check_one::<RCDATA>(text);
         check_one::<RAWTEXT>(text);
+        check_one::<SCRIPT_DATA>(text);
+        check_one::<SCRIPT_ESCAPED>(text);
         check_one::<DQ_VALUE>(text);
         check_one::<SQ_VALUE>(text);
     }

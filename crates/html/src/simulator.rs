@@ -123,6 +123,27 @@ fn is_breakout(name: Option<LocalName>) -> bool {
     )
 }
 
+/// Start tags [`Simulator::html_start_tag`] acts on in plain HTML content:
+/// the text-mode switches and the roots of foreign content.
+fn matters_in_html(name: LocalName) -> bool {
+    use LocalName as L;
+    matches!(
+        name,
+        L::Svg
+            | L::Math
+            | L::Title
+            | L::Textarea
+            | L::Style
+            | L::Xmp
+            | L::Iframe
+            | L::Noembed
+            | L::Noframes
+            | L::Noscript
+            | L::Script
+            | L::Plaintext
+    )
+}
+
 /// HTML void elements: never on the stack.
 fn is_void(name: Option<LocalName>) -> bool {
     use LocalName as L;
@@ -197,6 +218,10 @@ impl Simulator {
         self_closing: bool,
     ) -> Option<TextMode> {
         let local = name.local();
+        if self.stack.is_empty() && !local.is_some_and(matters_in_html) {
+            // Plain HTML content (the common case): nothing to do.
+            return None;
+        }
         if self.foreign_rules_for_start(local) {
             let font_breakout = local == Some(LocalName::Font)
                 && attrs

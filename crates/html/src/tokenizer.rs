@@ -464,6 +464,7 @@ impl Core {
 
     /// Produces the next token from `input` (the buffer; `self.pos` is the
     /// current position in it).
+    #[inline]
     pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
         loop {
             let start = self.pos;
@@ -543,6 +544,7 @@ impl Core {
         }
     }
 
+    #[inline]
     fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
         let scratch = self.scratch.as_str();
         let get = |a: Acc| a.get(input, scratch);
@@ -739,6 +741,7 @@ impl<'a> Run<'a, '_> {
         }
     }
 
+    #[inline(never)]
     fn scan(&mut self, start: usize) -> Scan {
         let r = match self.core.mode {
             TextMode::Data => self.data(start),
@@ -996,9 +999,15 @@ impl<'a> Run<'a, '_> {
         // cannot.
         let mut temp: Option<usize> = Some(0);
         loop {
-            if st == S::Data {
-                let q =
-                    memchr::memchr3(b'<', b'\r', 0, &self.b[p..]).map_or(self.b.len(), |i| p + i);
+            // Runs of bytes the current sub-state emits unchanged.
+            let run_end = match st {
+                S::Data => Some(find_stop::<{ byte_scan::SCRIPT_DATA }>(self.b, p)),
+                S::Escaped | S::DoubleEscaped => {
+                    Some(find_stop::<{ byte_scan::SCRIPT_ESCAPED }>(self.b, p))
+                }
+                _ => None,
+            };
+            if let Some(q) = run_end {
                 self.push(&mut acc, p, q);
                 p = q;
             }
@@ -2250,6 +2259,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The next token, or `None` at the end.
+    #[inline]
     pub fn next_token(&mut self) -> Option<Token<'_>> {
         if self.done {
             return None;
