@@ -466,6 +466,101 @@ impl Core {
     /// current position in it).
     #[inline]
     pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
+        let built = match self.fast_scan(input, at_eof) {
+            Some(built) => built,
+            None => match self.scan_states(input, at_eof) {
+                Ok(built) => built,
+                Err(step) => return step,
+            },
+        };
+        if let Built::Tag {
+            end,
+            known,
+            name,
+            self_closing,
+        } = &built
+        {
+            let name = name.get(input, &self.scratch);
+            let attrs = Attrs {
+                reprs: &self.attrs,
+                input,
+                scratch: &self.scratch,
+            };
+            let tag_name = match known {
+                Some(n) => Name::Known(*n),
+                None => Name::Other(name),
+            };
+            if *end {
+                if let Some(sim) = &mut self.simulator {
+                    sim.end_tag(tag_name);
+                }
+            } else if let Some(sim) = &mut self.simulator {
+                // The last start tag matters only in the text
+                // modes the simulator switches to, right after
+                // the tag that switched: record it then.
+                if let Some(mode) = sim.start_tag(tag_name, &attrs, *self_closing) {
+                    self.mode = mode;
+                    self.last_start_tag = LastTag::from_known(*known, name);
+                }
+            } else {
+                self.last_start_tag = LastTag::from_known(*known, name);
+            }
+        }
+        Step::Token(self.view(built, input))
+    }
+
+    /// The two commonest tokens in the data state without the general
+    /// machinery: a text run with nothing to decode that ends where markup
+    /// starts, and a tag the fast tag path accepts. `None` leaves
+    /// everything as it was (but the scratch space and attribute list,
+    /// which every step starts by clearing) for [`Core::scan_states`].
+    /// Only when errors are not reported.
+    #[inline]
+    fn fast_scan(&mut self, input: &str, at_eof: bool) -> Option<Built> {
+        if self.mode != TextMode::Data || self.report {
+            return None;
+        }
+        let b = input.as_bytes();
+        let p = self.pos;
+        if *b.get(p)? == b'<' {
+            // Tag open state / end tag open state, with a letter next.
+            let (name_start, end) = match *b.get(p + 1)? {
+                c if c.is_ascii_alphabetic() => (p + 1, false),
+                b'/' if b.get(p + 2)?.is_ascii_alphabetic() => (p + 2, true),
+                _ => return None,
+            };
+            self.scratch.clear();
+            self.attrs.clear();
+            let mut run = Run {
+                input,
+                b,
+                at_eof,
+                core: self,
+            };
+            return match run.fast_tag(name_start, end) {
+                Ok(Attempt::Done(Scan::Built(built))) => Some(built),
+                _ => None,
+            };
+        }
+        // Data state: a run of ordinary text up to a '<' that starts markup
+        // (a tag open state that does not emit the '<' as text).
+        let q = find_stop::<{ byte_scan::DATA }>(b, p);
+        match (b.get(q)?, b.get(q + 1)?) {
+            (b'<', &c) if c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?') => {
+                self.pos = q;
+                let mut text = Acc::new();
+                text.push_input(p, q, input, &mut self.scratch);
+                Some(Built::Text(text))
+            }
+            _ => None,
+        }
+    }
+
+    /// The general step: any token in any state, with errors; `Err` is the
+    /// step's result when no token was built (the end, or more input
+    /// needed).
+    #[inline(never)]
+    fn scan_states<'t>(&mut self, input: &'t str, at_eof: bool) -> Result<Built, Step<'t>> {
         loop {
             let start = self.pos;
             let mode = self.mode;
@@ -483,14 +578,14 @@ impl Core {
                     self.pos = start;
                     self.mode = mode;
                     self.errors.truncate(nerr);
-                    return Step::NeedMore;
+                    return Err(Step::NeedMore);
                 }
                 Scan::End => {
                     if self.report {
                         let end = self.base + input.len() + 1;
                         self.merge_stream_errors(input, nerr, end);
                     }
-                    return Step::End;
+                    return Err(Step::End);
                 }
                 Scan::Nothing => {
                     if self.report {
@@ -505,40 +600,7 @@ impl Core {
                         self.merge_stream_errors(input, nerr, upto);
                         self.track_to(input, self.base + start);
                     }
-                    if let Built::Tag {
-                        end,
-                        known,
-                        name,
-                        self_closing,
-                    } = &built
-                    {
-                        let name = name.get(input, &self.scratch);
-                        let attrs = Attrs {
-                            reprs: &self.attrs,
-                            input,
-                            scratch: &self.scratch,
-                        };
-                        let tag_name = match known {
-                            Some(n) => Name::Known(*n),
-                            None => Name::Other(name),
-                        };
-                        if *end {
-                            if let Some(sim) = &mut self.simulator {
-                                sim.end_tag(tag_name);
-                            }
-                        } else if let Some(sim) = &mut self.simulator {
-                            // The last start tag matters only in the text
-                            // modes the simulator switches to, right after
-                            // the tag that switched: record it then.
-                            if let Some(mode) = sim.start_tag(tag_name, &attrs, *self_closing) {
-                                self.mode = mode;
-                                self.last_start_tag = LastTag::from_known(*known, name);
-                            }
-                        } else {
-                            self.last_start_tag = LastTag::from_known(*known, name);
-                        }
-                    }
-                    return Step::Token(self.view(built, input));
+                    return Ok(built);
                 }
             }
         }

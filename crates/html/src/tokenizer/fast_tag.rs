@@ -46,27 +46,30 @@ fn is_tag_ws(c: u8) -> bool {
 impl Run<'_, '_> {
     /// The first index at or after `i` that is not tag whitespace.
     #[inline]
-    fn skip_tag_ws(&self, mut i: usize) -> usize {
-        while let Some(&c) = self.b.get(i) {
-            if !is_tag_ws(c) {
-                break;
-            }
-            i += 1;
+    fn skip_tag_ws(&self, i: usize) -> usize {
+        match self.b.get(i) {
+            Some(&c) if is_tag_ws(c) => {}
+            _ => return i,
         }
-        i
+        // Usually one space: decided without a loop.
+        match self.b.get(i + 1) {
+            Some(&c) if is_tag_ws(c) => {}
+            _ => return i + 1,
+        }
+        self.b[i + 2..]
+            .iter()
+            .position(|&c| !is_tag_ws(c))
+            .map_or(self.b.len(), |k| i + 2 + k)
     }
 
     /// The first index at or after `i` whose byte is in `mask`'s class.
-    /// Names are short: a plain loop beats a chunked scan.
+    /// Names are short: a plain loop beats a block scan.
     #[inline]
-    fn short_run_end(&self, mut i: usize, mask: u8) -> usize {
-        while let Some(&c) = self.b.get(i) {
-            if STOP[c as usize] & mask != 0 {
-                break;
-            }
-            i += 1;
-        }
-        i
+    fn short_run_end(&self, i: usize, mask: u8) -> usize {
+        self.b[i..]
+            .iter()
+            .position(|&c| STOP[c as usize] & mask != 0)
+            .map_or(self.b.len(), |k| i + k)
     }
 
     /// Reads the tag whose name starts at `name_start` (an ASCII letter)
