@@ -82,6 +82,7 @@ impl Acc {
     }
 
     /// Where the text lives.
+    #[inline]
     pub fn span(&self) -> Span {
         Span {
             start: self.start,
@@ -91,6 +92,7 @@ impl Acc {
     }
 
     /// The text.
+    #[inline]
     pub fn get<'t>(&self, input: &'t str, scratch: &'t str) -> &'t str {
         self.span().get(input, scratch)
     }

@@ -211,17 +211,27 @@ impl Simulator {
     }
 
     /// Reacts to a start tag; returns the text mode to switch to, if any.
+    #[inline]
     pub fn start_tag(
         &mut self,
         name: Name<'_>,
         attrs: &Attrs<'_>,
         self_closing: bool,
     ) -> Option<TextMode> {
-        let local = name.local();
-        if self.stack.is_empty() && !local.is_some_and(matters_in_html) {
+        if self.stack.is_empty() && !name.local().is_some_and(matters_in_html) {
             // Plain HTML content (the common case): nothing to do.
             return None;
         }
+        self.start_tag_that_matters(name, attrs, self_closing)
+    }
+
+    fn start_tag_that_matters(
+        &mut self,
+        name: Name<'_>,
+        attrs: &Attrs<'_>,
+        self_closing: bool,
+    ) -> Option<TextMode> {
+        let local = name.local();
         if self.foreign_rules_for_start(local) {
             let font_breakout = local == Some(LocalName::Font)
                 && attrs
@@ -320,10 +330,14 @@ impl Simulator {
     }
 
     /// Reacts to an end tag.
+    #[inline]
     pub fn end_tag(&mut self, name: Name<'_>) {
-        if self.stack.is_empty() {
-            return;
+        if !self.stack.is_empty() {
+            self.end_tag_in_foreign_content(name);
         }
+    }
+
+    fn end_tag_in_foreign_content(&mut self, name: Name<'_>) {
         let h = name_hash(name.as_str());
         let local = name.local();
         let top = *self.stack.last().expect("non-empty");

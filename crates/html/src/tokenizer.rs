@@ -480,7 +480,6 @@ impl Core {
             self_closing,
         } = &built
         {
-            let name = name.get(input, &self.scratch);
             let attrs = Attrs {
                 reprs: &self.attrs,
                 input,
@@ -488,7 +487,7 @@ impl Core {
             };
             let tag_name = match known {
                 Some(n) => Name::Known(*n),
-                None => Name::Other(name),
+                None => Name::Other(name.get(input, &self.scratch)),
             };
             if *end {
                 if let Some(sim) = &mut self.simulator {
@@ -500,10 +499,10 @@ impl Core {
                 // the tag that switched: record it then.
                 if let Some(mode) = sim.start_tag(tag_name, &attrs, *self_closing) {
                     self.mode = mode;
-                    self.last_start_tag = LastTag::from_known(*known, name);
+                    self.last_start_tag = LastTag::from_known(*known, tag_name.as_str());
                 }
             } else {
-                self.last_start_tag = LastTag::from_known(*known, name);
+                self.last_start_tag = LastTag::from_known(*known, tag_name.as_str());
             }
         }
         Step::Token(self.view(built, input))
