@@ -2,158 +2,276 @@
 //! loop.
 //!
 //! Most of a page is runs the tokenizer copies or skips unchanged — text,
-//! attribute values, style sheets — and each ends only at one of a few
-//! bytes (`<`, `&`, a quote, CR, NUL). A byte-at-a-time table walk costs
-//! about three instructions per byte and a call to `memchr3` about seventy
-//! per call, which dominates the short runs between tags. Here 16 bytes are
-//! compared against up to four stop bytes at once with SSE2 (part of the
-//! x86-64 baseline, so no runtime detection); after four blocks without a
-//! stop, a long run goes on with `memchr`'s AVX2 search where three stop
-//! bytes suffice.
+//! attribute names and values, style sheets — and each ends only at a few
+//! kinds of byte (`<`, `&`, a quote, CR, NUL, whitespace). A byte-at-a-time
+//! table walk costs three to ten instructions per byte and a call to
+//! `memchr3` about seventy per call, which dominates the short runs between
+//! tags. Here 16 bytes are classified at once with SSE2 (part of the x86-64
+//! baseline, so no runtime detection); after four blocks without a stop, a
+//! long run goes on with `memchr`'s AVX2 search where three stop bytes
+//! suffice.
 //!
-//! Each stop set is a const generic parameter, so every scan is compiled
-//! with its stop bytes as constants and its first block inline.
+//! Each set of stop bytes is a type ([`ByteSet`]): up to four exact bytes
+//! ([`Bytes`]) or a class of the tag states ([`AttrName`],
+//! [`UnquotedValue`]), so every scan is compiled with its set as constants
+//! and its first block inline.
 //!
 //! [`find_stop`] has a scalar twin, [`find_stop_scalar`], used on other
 //! targets; the tests compare the two at every offset of every byte value
 //! in every block position, and on corpus pages.
 
-/// The bytes that end a run, four of them packed in a `u32` (repeats
-/// allowed, so sets of fewer than four bytes are fine). A const generic
-/// parameter, so each scan is compiled with its stop bytes as constants.
-pub(crate) type Stops = u32;
+/// A set of bytes that end a run.
+pub(crate) trait ByteSet {
+    /// Whether `c` is in the set (the definition).
+    fn contains(c: u8) -> bool;
+    /// Three bytes that are the whole set, if there are such.
+    fn as_three() -> Option<[u8; 3]> {
+        None
+    }
+    /// Bit k is set when byte k of `block` is in the set.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    fn bits(block: &[u8; 16]) -> u32;
+}
 
-const fn stops(set: [u8; 4]) -> Stops {
+/// Up to four exact bytes, packed little-endian in a `u32` (repeats
+/// allowed, so sets of fewer than four bytes are fine).
+pub(crate) struct Bytes<const SET: u32>;
+
+const fn bytes(set: [u8; 4]) -> u32 {
     u32::from_le_bytes(set)
 }
 
 /// The data state: `<`, `&`, and CR (NUL is ordinary text there).
-pub(crate) const DATA: Stops = stops([b'<', b'&', b'\r', b'<']);
+pub(crate) type Data = Bytes<{ bytes([b'<', b'&', b'\r', b'<']) }>;
 /// The RCDATA state.
-pub(crate) const RCDATA: Stops = stops([b'<', b'&', b'\r', 0]);
+pub(crate) type Rcdata = Bytes<{ bytes([b'<', b'&', b'\r', 0]) }>;
 /// The RAWTEXT state.
-pub(crate) const RAWTEXT: Stops = stops([b'<', b'\r', 0, 0]);
+pub(crate) type Rawtext = Bytes<{ bytes([b'<', b'\r', 0, 0]) }>;
 /// The script data state.
-pub(crate) const SCRIPT_DATA: Stops = stops([b'<', b'\r', 0, 0]);
+pub(crate) type ScriptData = Bytes<{ bytes([b'<', b'\r', 0, 0]) }>;
 /// The script data escaped and double escaped states.
-pub(crate) const SCRIPT_ESCAPED: Stops = stops([b'-', b'<', b'\r', 0]);
+pub(crate) type ScriptEscaped = Bytes<{ bytes([b'-', b'<', b'\r', 0]) }>;
 /// A double-quoted attribute value.
-pub(crate) const DQ_VALUE: Stops = stops([b'"', b'&', b'\r', 0]);
+pub(crate) type DqValue = Bytes<{ bytes([b'"', b'&', b'\r', 0]) }>;
 /// A single-quoted attribute value.
-pub(crate) const SQ_VALUE: Stops = stops([b'\'', b'&', b'\r', 0]);
+pub(crate) type SqValue = Bytes<{ bytes([b'\'', b'&', b'\r', 0]) }>;
 
-#[inline(always)]
-fn contains(set: Stops, c: u8) -> bool {
-    set.to_le_bytes().contains(&c)
+impl<const SET: u32> ByteSet for Bytes<SET> {
+    #[inline(always)]
+    fn contains(c: u8) -> bool {
+        SET.to_le_bytes().contains(&c)
+    }
+
+    #[inline(always)]
+    fn as_three() -> Option<[u8; 3]> {
+        let [a, b, c, d] = SET.to_le_bytes();
+        (d == a || d == b || d == c).then_some([a, b, c])
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn bits(block: &[u8; 16]) -> u32 {
+        let [a, b, c, d] = SET.to_le_bytes();
+        let v = sse2::load(block);
+        sse2::mask(sse2::or(
+            sse2::or(sse2::eq(v, a), sse2::eq(v, b)),
+            sse2::or(sse2::eq(v, c), sse2::eq(v, d)),
+        ))
+    }
 }
 
-/// The three bytes that are the whole set, if it has at most three.
-#[inline(always)]
-fn as_three(set: Stops) -> Option<[u8; 3]> {
-    let [a, b, c, d] = set.to_le_bytes();
-    (d == a || d == b || d == c).then_some([a, b, c])
+/// What ends an attribute name (or a tag name) on the tag fast path: any
+/// byte up to space (whitespace, CR, NUL and other controls), an upper-case
+/// letter, and `/ > = " ' <`. (Controls other than whitespace are ordinary
+/// name characters; the fast path hands them to the tag states.)
+pub(crate) struct AttrName;
+
+impl ByteSet for AttrName {
+    #[inline(always)]
+    fn contains(c: u8) -> bool {
+        c <= b' ' || c.is_ascii_uppercase() || matches!(c, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<')
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn bits(block: &[u8; 16]) -> u32 {
+        use sse2::{eq, or};
+        let v = sse2::load(block);
+        let symbols = or(
+            or(eq(v, b'/'), eq(v, b'>')),
+            or(or(eq(v, b'='), eq(v, b'"')), or(eq(v, b'\''), eq(v, b'<'))),
+        );
+        sse2::mask(or(
+            or(sse2::at_most(v, b' '), sse2::in_range(v, b'A', b'Z')),
+            symbols,
+        ))
+    }
+}
+
+/// What ends an unquoted attribute value on the tag fast path: any byte up
+/// to space (whitespace, CR, NUL and other controls) and `& > " ' < = \``.
+/// (Controls other than whitespace are ordinary value characters; the fast
+/// path hands them to the tag states.)
+pub(crate) struct UnquotedValue;
+
+impl ByteSet for UnquotedValue {
+    #[inline(always)]
+    fn contains(c: u8) -> bool {
+        c <= b' ' || matches!(c, b'&' | b'>' | b'"' | b'\'' | b'<' | b'=' | b'`')
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn bits(block: &[u8; 16]) -> u32 {
+        use sse2::{eq, or};
+        let v = sse2::load(block);
+        let symbols = or(
+            or(or(eq(v, b'&'), eq(v, b'>')), or(eq(v, b'"'), eq(v, b'\''))),
+            or(or(eq(v, b'<'), eq(v, b'=')), eq(v, b'`')),
+        );
+        sse2::mask(or(sse2::at_most(v, b' '), symbols))
+    }
 }
 
 /// Blocks scanned with SSE2 before a long run is handed to `memchr`.
 const SHORT_BLOCKS: usize = 4;
 
-/// The index of the first byte at or after `i` that is one of `STOPS`, or
+/// The index of the first byte at or after `i` that is in the set `S`, or
 /// `b.len()` (or `i`, when `i` is past the end).
 #[inline(always)]
-pub(crate) fn find_stop<const STOPS: Stops>(b: &[u8], i: usize) -> usize {
+pub(crate) fn find_stop<S: ByteSet>(b: &[u8], i: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        // The first block inline: most runs between markup are short.
+        // The first block inline: most runs are short.
         match b.get(i..i + 16) {
-            Some(block) => match sse2::stop_bits::<STOPS>(block.try_into().expect("16 bytes")) {
-                0 => sse2::find_stop_after::<STOPS>(b, i + 16),
+            Some(block) => match S::bits(block.try_into().expect("16 bytes")) {
+                0 => find_stop_after::<S>(b, i + 16),
                 bits => i + bits.trailing_zeros() as usize,
             },
-            None => sse2::find_stop_near_end::<STOPS>(b, i),
+            None => find_stop_near_end::<S>(b, i),
         }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        find_stop_scalar(b, i, STOPS)
+        find_stop_scalar::<S>(b, i)
     }
 }
 
 /// The portable definition of [`find_stop`].
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))] // tests only here
-pub(crate) fn find_stop_scalar(b: &[u8], i: usize, set: Stops) -> usize {
+pub(crate) fn find_stop_scalar<S: ByteSet>(b: &[u8], i: usize) -> usize {
     b.get(i..)
-        .and_then(|rest| rest.iter().position(|&c| contains(set, c)))
+        .and_then(|rest| rest.iter().position(|&c| S::contains(c)))
         .map_or(b.len().max(i), |k| i + k)
 }
 
+/// [`find_stop`] after a first block without a stop.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod sse2 {
-    use super::{SHORT_BLOCKS, Stops, as_three};
-    use core::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-
-    /// Bit k is set when byte k of `block` is one of `STOPS`.
-    #[inline(always)]
-    pub(super) fn stop_bits<const STOPS: Stops>(block: &[u8; 16]) -> u32 {
-        let [a, b, c, d] = STOPS.to_le_bytes();
-        // SAFETY: SSE2 is enabled for this build (the module's cfg), which
-        // is all these intrinsics need; `block` refers to 16 readable
-        // bytes, and `_mm_loadu_si128` has no alignment requirement.
-        unsafe {
-            let v = _mm_loadu_si128(block.as_ptr().cast());
-            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-            let any = _mm_or_si128(_mm_or_si128(eq(a), eq(b)), _mm_or_si128(eq(c), eq(d)));
-            _mm_movemask_epi8(any) as u32
-        }
-    }
-
-    /// [`super::find_stop`] after a first block without a stop.
-    #[inline(never)]
-    pub(super) fn find_stop_after<const STOPS: Stops>(b: &[u8], mut i: usize) -> usize {
-        for _ in 1..SHORT_BLOCKS {
-            match b.get(i..i + 16) {
-                Some(block) => match stop_bits::<STOPS>(block.try_into().expect("16 bytes")) {
-                    0 => i += 16,
-                    bits => return i + bits.trailing_zeros() as usize,
-                },
-                None => return find_stop_near_end::<STOPS>(b, i),
-            }
-        }
-        // A long run: memchr's AVX2 search when three bytes cover the set.
-        if let Some([x, y, z]) = as_three(STOPS) {
-            return memchr::memchr3(x, y, z, &b[i..]).map_or(b.len(), |k| i + k);
-        }
-        while let Some(block) = b.get(i..i + 16) {
-            match stop_bits::<STOPS>(block.try_into().expect("16 bytes")) {
+#[inline(never)]
+fn find_stop_after<S: ByteSet>(b: &[u8], mut i: usize) -> usize {
+    for _ in 1..SHORT_BLOCKS {
+        match b.get(i..i + 16) {
+            Some(block) => match S::bits(block.try_into().expect("16 bytes")) {
                 0 => i += 16,
                 bits => return i + bits.trailing_zeros() as usize,
-            }
+            },
+            None => return find_stop_near_end::<S>(b, i),
         }
-        find_stop_near_end::<STOPS>(b, i)
+    }
+    // A long run: memchr's AVX2 search when three bytes cover the set.
+    if let Some([x, y, z]) = S::as_three() {
+        return memchr::memchr3(x, y, z, &b[i..]).map_or(b.len(), |k| i + k);
+    }
+    while let Some(block) = b.get(i..i + 16) {
+        match S::bits(block.try_into().expect("16 bytes")) {
+            0 => i += 16,
+            bits => return i + bits.trailing_zeros() as usize,
+        }
+    }
+    find_stop_near_end::<S>(b, i)
+}
+
+/// [`find_stop`] where fewer than 16 bytes are left after `i`: the input's
+/// last 16 bytes (bits of bytes before `i` shifted out), or for an input
+/// shorter than 16 bytes a zero-padded copy (padding bits masked out).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(never)]
+fn find_stop_near_end<S: ByteSet>(b: &[u8], i: usize) -> usize {
+    let n = b.len();
+    if i >= n {
+        return i;
+    }
+    let bits = if n >= 16 {
+        S::bits(b[n - 16..].try_into().expect("16 bytes")) >> (i - (n - 16))
+    } else {
+        let mut block = [0u8; 16];
+        block[..n].copy_from_slice(b);
+        (S::bits(&block) & ((1u32 << n) - 1)) >> i
+    };
+    match bits {
+        0 => n,
+        bits => i + bits.trailing_zeros() as usize,
+    }
+}
+
+/// The SSE2 operations the sets are built from.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
+    };
+
+    // SAFETY (every function here): SSE2 is enabled for this build (the
+    // module's cfg), which is all these intrinsics need.
+
+    /// Loads 16 bytes.
+    #[inline(always)]
+    pub(super) fn load(block: &[u8; 16]) -> __m128i {
+        // SAFETY: as above; `block` refers to 16 readable bytes, and
+        // `_mm_loadu_si128` has no alignment requirement.
+        unsafe { _mm_loadu_si128(block.as_ptr().cast()) }
     }
 
-    /// [`super::find_stop`] where fewer than 16 bytes are left after `i`:
-    /// the input's last 16 bytes (bits of bytes before `i` shifted out), or
-    /// for an input shorter than 16 bytes a zero-padded copy (padding bits
-    /// masked out).
-    #[inline(never)]
-    pub(super) fn find_stop_near_end<const STOPS: Stops>(b: &[u8], i: usize) -> usize {
-        let n = b.len();
-        if i >= n {
-            return i;
+    /// Bytes equal to `c`.
+    #[inline(always)]
+    pub(super) fn eq(v: __m128i, c: u8) -> __m128i {
+        // SAFETY: as above.
+        unsafe { _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8)) }
+    }
+
+    /// Bytes at most `c` (unsigned).
+    #[inline(always)]
+    pub(super) fn at_most(v: __m128i, c: u8) -> __m128i {
+        // SAFETY: as above.
+        unsafe {
+            let c = _mm_set1_epi8(c as i8);
+            _mm_cmpeq_epi8(_mm_max_epu8(v, c), c)
         }
-        let bits = if n >= 16 {
-            stop_bits::<STOPS>(b[n - 16..].try_into().expect("16 bytes")) >> (i - (n - 16))
-        } else {
-            let mut block = [0u8; 16];
-            block[..n].copy_from_slice(b);
-            (stop_bits::<STOPS>(&block) & ((1u32 << n) - 1)) >> i
-        };
-        match bits {
-            0 => n,
-            bits => i + bits.trailing_zeros() as usize,
+    }
+
+    /// Bytes in `lo..=hi` (unsigned).
+    #[inline(always)]
+    pub(super) fn in_range(v: __m128i, lo: u8, hi: u8) -> __m128i {
+        // SAFETY: as above.
+        unsafe {
+            let offset = _mm_sub_epi8(v, _mm_set1_epi8(lo as i8));
+            let width = _mm_set1_epi8((hi - lo) as i8);
+            _mm_cmpeq_epi8(_mm_min_epu8(offset, width), offset)
         }
+    }
+
+    #[inline(always)]
+    pub(super) fn or(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: as above.
+        unsafe { _mm_or_si128(a, b) }
+    }
+
+    /// One bit per byte: its top bit.
+    #[inline(always)]
+    pub(super) fn mask(v: __m128i) -> u32 {
+        // SAFETY: as above.
+        unsafe { _mm_movemask_epi8(v) as u32 }
     }
 }
 
@@ -161,26 +279,28 @@ mod sse2 {
 mod tests {
     use super::*;
 
-    fn check_one<const STOPS: Stops>(text: &[u8]) {
+    fn check_one<S: ByteSet>(text: &[u8]) {
         for i in 0..=text.len() + 1 {
             assert_eq!(
-                find_stop::<STOPS>(text, i),
-                find_stop_scalar(text, i, STOPS),
-                "{:?} at {i} of {:?}",
-                STOPS.to_le_bytes(),
+                find_stop::<S>(text, i),
+                find_stop_scalar::<S>(text, i),
+                "{} at {i} of {:?}",
+                std::any::type_name::<S>(),
                 String::from_utf8_lossy(text)
             );
         }
     }
 
     fn check(text: &[u8]) {
-        check_one::<DATA>(text);
-        check_one::<RCDATA>(text);
-        check_one::<RAWTEXT>(text);
-        check_one::<SCRIPT_DATA>(text);
-        check_one::<SCRIPT_ESCAPED>(text);
-        check_one::<DQ_VALUE>(text);
-        check_one::<SQ_VALUE>(text);
+        check_one::<Data>(text);
+        check_one::<Rcdata>(text);
+        check_one::<Rawtext>(text);
+        check_one::<ScriptData>(text);
+        check_one::<ScriptEscaped>(text);
+        check_one::<DqValue>(text);
+        check_one::<SqValue>(text);
+        check_one::<AttrName>(text);
+        check_one::<UnquotedValue>(text);
     }
 
     #[test]
@@ -226,12 +346,17 @@ mod tests {
 
     #[test]
     fn definitions() {
-        assert_eq!(find_stop_scalar(b"ab<c", 0, DATA), 2);
-        assert_eq!(find_stop_scalar(b"ab\0c", 0, DATA), 4);
-        assert_eq!(find_stop_scalar(b"ab\0c", 0, RCDATA), 2);
-        assert_eq!(find_stop_scalar(b"a&b<", 0, RAWTEXT), 3);
-        assert_eq!(find_stop_scalar(b"a'b\"", 0, DQ_VALUE), 3);
-        assert_eq!(find_stop_scalar(b"a\"b'", 0, SQ_VALUE), 3);
-        assert_eq!(find_stop_scalar(b"abc", 5, DATA), 5);
+        assert_eq!(find_stop_scalar::<Data>(b"ab<c", 0), 2);
+        assert_eq!(find_stop_scalar::<Data>(b"ab\0c", 0), 4);
+        assert_eq!(find_stop_scalar::<Rcdata>(b"ab\0c", 0), 2);
+        assert_eq!(find_stop_scalar::<Rawtext>(b"a&b<", 0), 3);
+        assert_eq!(find_stop_scalar::<ScriptEscaped>(b"a&b-", 0), 3);
+        assert_eq!(find_stop_scalar::<DqValue>(b"a'b\"", 0), 3);
+        assert_eq!(find_stop_scalar::<SqValue>(b"a\"b'", 0), 3);
+        assert_eq!(find_stop_scalar::<AttrName>(b"data-x\xC3\xA9Y", 0), 8);
+        assert_eq!(find_stop_scalar::<AttrName>(b"a:b_c.d=", 0), 7);
+        assert_eq!(find_stop_scalar::<UnquotedValue>(b"/a/b?c\x7F`", 0), 7);
+        assert_eq!(find_stop_scalar::<UnquotedValue>(b"x\x01", 0), 1);
+        assert_eq!(find_stop_scalar::<Data>(b"abc", 5), 5);
     }
 }

@@ -543,7 +543,7 @@ impl Core {
         }
         // Data state: a run of ordinary text up to a '<' that starts markup
         // (a tag open state that does not emit the '<' as text).
-        let q = find_stop::<{ byte_scan::DATA }>(b, p);
+        let q = find_stop::<byte_scan::Data>(b, p);
         match (b.get(q)?, b.get(q + 1)?) {
             (b'<', &c) if c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?') => {
                 self.pos = q;
@@ -838,7 +838,7 @@ impl<'a> Run<'a, '_> {
         if self.core.report {
             run_end(self.b, from, STOP_DATA_CHECKED)
         } else {
-            find_stop::<{ byte_scan::DATA }>(self.b, from)
+            find_stop::<byte_scan::Data>(self.b, from)
         }
     }
 
@@ -898,9 +898,9 @@ impl<'a> Run<'a, '_> {
         let mut p = start;
         loop {
             let q = if rcdata {
-                find_stop::<{ byte_scan::RCDATA }>(self.b, p)
+                find_stop::<byte_scan::Rcdata>(self.b, p)
             } else {
-                find_stop::<{ byte_scan::RAWTEXT }>(self.b, p)
+                find_stop::<byte_scan::Rawtext>(self.b, p)
             };
             self.push(&mut acc, p, q);
             p = q;
@@ -1062,9 +1062,9 @@ impl<'a> Run<'a, '_> {
         loop {
             // Runs of bytes the current sub-state emits unchanged.
             let run_end = match st {
-                S::Data => Some(find_stop::<{ byte_scan::SCRIPT_DATA }>(self.b, p)),
+                S::Data => Some(find_stop::<byte_scan::ScriptData>(self.b, p)),
                 S::Escaped | S::DoubleEscaped => {
-                    Some(find_stop::<{ byte_scan::SCRIPT_ESCAPED }>(self.b, p))
+                    Some(find_stop::<byte_scan::ScriptEscaped>(self.b, p))
                 }
                 _ => None,
             };
@@ -1712,7 +1712,7 @@ impl<'a> Run<'a, '_> {
                         let q = run_end(self.b, p, STOP_ATTR_NAME);
                         if q > p && self.b.get(q) == Some(&b'=') && self.b.get(q + 1) == Some(&b'"')
                         {
-                            let v_end = find_stop::<{ byte_scan::DQ_VALUE }>(self.b, q + 2);
+                            let v_end = find_stop::<byte_scan::DqValue>(self.b, q + 2);
                             if self.b.get(v_end) == Some(&b'"') {
                                 let mut a = AttrBuild::default();
                                 self.push(&mut a.name, p, q);
@@ -1810,9 +1810,9 @@ impl<'a> Run<'a, '_> {
                     let mut v = attr.as_ref().expect("in an attribute").value;
                     // A run of ordinary value bytes at once.
                     let q = if quote == b'"' {
-                        find_stop::<{ byte_scan::DQ_VALUE }>(self.b, p)
+                        find_stop::<byte_scan::DqValue>(self.b, p)
                     } else {
-                        find_stop::<{ byte_scan::SQ_VALUE }>(self.b, p)
+                        find_stop::<byte_scan::SqValue>(self.b, p)
                     };
                     if q > p {
                         self.push(&mut v, p, q);

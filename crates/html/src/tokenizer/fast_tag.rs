@@ -21,7 +21,7 @@
 //! as in the tag states.
 
 use super::{Acc, AttrRepr, Built, LocalName, R, Run, STOP, Scan, TextMode};
-use super::{STOP_ATTR_NAME, STOP_TAG_NAME, STOP_UNQUOTED_VALUE};
+use super::{STOP_ATTR_NAME, STOP_TAG_NAME};
 use crate::byte_scan::{self, find_stop};
 
 /// What the fast path made of a tag.
@@ -75,6 +75,7 @@ impl Run<'_, '_> {
     /// Reads the tag whose name starts at `name_start` (an ASCII letter)
     /// if it has the common shape. Errors are not reported here, so the
     /// caller uses it only when reporting is off.
+    #[inline]
     pub(super) fn fast_tag(&mut self, name_start: usize, end: bool) -> R<Attempt> {
         use Attempt::GiveUp;
         // Tag name state: lower-case name bytes up to whitespace, '/' or '>'.
@@ -108,7 +109,13 @@ impl Run<'_, '_> {
             }
             // Attribute name state.
             let attr_start = p;
-            let attr_end = self.short_run_end(p + 1, STOP_ATTR_NAME);
+            let attr_end = find_stop::<byte_scan::AttrName>(self.b, p + 1);
+            match self.b.get(attr_end) {
+                Some(&c) if is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=') => {}
+                // An upper-case letter, a quote, '<', CR, NUL or another
+                // control, or the end of the buffer.
+                _ => return Ok(GiveUp),
+            }
             p = self.skip_tag_ws(attr_end);
             let mut value = Acc::new();
             match self.b.get(p) {
@@ -121,9 +128,9 @@ impl Run<'_, '_> {
                             p += 1;
                             loop {
                                 let v_end = if q == b'"' {
-                                    find_stop::<{ byte_scan::DQ_VALUE }>(self.b, p)
+                                    find_stop::<byte_scan::DqValue>(self.b, p)
                                 } else {
-                                    find_stop::<{ byte_scan::SQ_VALUE }>(self.b, p)
+                                    find_stop::<byte_scan::SqValue>(self.b, p)
                                 };
                                 self.push(&mut value, p, v_end);
                                 p = v_end;
@@ -141,7 +148,7 @@ impl Run<'_, '_> {
                         Some(_) => {
                             // Attribute value (unquoted) state.
                             loop {
-                                let v_end = super::run_end(self.b, p, STOP_UNQUOTED_VALUE);
+                                let v_end = find_stop::<byte_scan::UnquotedValue>(self.b, p);
                                 self.push(&mut value, p, v_end);
                                 p = v_end;
                                 match self.b.get(p) {
@@ -154,8 +161,8 @@ impl Run<'_, '_> {
                     }
                 }
                 // After attribute name state: the attribute has no value,
-                // and the next byte starts the next attribute (or ends the
-                // tag); that byte is checked at the top of the loop.
+                // and the next byte ('/', '>' or a name's first) is read at
+                // the top of the loop.
                 Some(_) => {}
                 None => return Ok(GiveUp),
             }
