@@ -27,6 +27,16 @@ impl Acc {
         Acc::default()
     }
 
+    /// The unchanged input bytes `from..to`.
+    #[inline]
+    pub fn of_input(from: usize, to: usize) -> Acc {
+        Acc {
+            start: from as u32,
+            end: to as u32,
+            owned: false,
+        }
+    }
+
     /// Whether nothing was appended.
     pub fn is_empty(&self) -> bool {
         self.start == self.end
@@ -51,6 +61,21 @@ impl Acc {
             self.make_owned(input, scratch);
         }
         scratch.push_str(&input[from..to]);
+        self.end = scratch.len() as u32;
+    }
+
+    /// Appends the input bytes `from..to` ASCII-lower-cased.
+    pub fn push_lowercased_input(
+        &mut self,
+        from: usize,
+        to: usize,
+        input: &str,
+        scratch: &mut String,
+    ) {
+        if !self.owned {
+            self.make_owned(input, scratch);
+        }
+        scratch.extend(input[from..to].chars().map(|c| c.to_ascii_lowercase()));
         self.end = scratch.len() as u32;
     }
 
@@ -89,6 +114,12 @@ impl Acc {
             end: self.end,
             in_scratch: self.owned,
         }
+    }
+
+    /// The text's bytes (no char-boundary checks).
+    #[inline]
+    pub fn bytes<'t>(&self, input: &'t str, scratch: &'t str) -> &'t [u8] {
+        self.span().bytes(input, scratch)
     }
 
     /// The text.

@@ -86,6 +86,13 @@ impl Span {
         let src = if self.in_scratch { scratch } else { input };
         &src[self.start as usize..self.end as usize]
     }
+
+    /// The text's bytes (no char-boundary checks).
+    #[inline]
+    pub fn bytes<'t>(self, input: &'t str, scratch: &'t str) -> &'t [u8] {
+        let src = if self.in_scratch { scratch } else { input };
+        &src.as_bytes()[self.start as usize..self.end as usize]
+    }
 }
 
 /// An attribute as the tokenizer keeps it.

@@ -244,6 +244,10 @@ const STOP_ATTR_NAME: u8 = 2;
 const STOP_UNQUOTED_VALUE: u8 = 4;
 /// The data state's stops plus NUL (which it reports when reporting errors).
 const STOP_DATA_CHECKED: u8 = 8;
+/// [`STOP_TAG_NAME`] and [`STOP_ATTR_NAME`] without the upper-case
+/// letters (which the fast tag path lower-cases itself).
+const STOP_TAG_NAME_ANY_CASE: u8 = 16;
+const STOP_ATTR_NAME_ANY_CASE: u8 = 32;
 
 static STOP: [u8; 256] = build_stop_table();
 
@@ -255,8 +259,14 @@ const fn build_stop_table() -> [u8; 256] {
         let ws = matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r');
         let special = c == 0 || c == b'\r';
         let mut f = 0;
+        if ws || special || matches!(c, b'/' | b'>') {
+            f |= STOP_TAG_NAME_ANY_CASE;
+        }
         if ws || special || matches!(c, b'/' | b'>') || c.is_ascii_uppercase() {
             f |= STOP_TAG_NAME;
+        }
+        if ws || special || matches!(c, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<') {
+            f |= STOP_ATTR_NAME_ANY_CASE;
         }
         if ws
             || special

@@ -5,11 +5,12 @@
 //! ten tag states byte class by byte class (with an `Option` attribute under
 //! construction, a state variable and an interning lookup per attribute)
 //! cost several hundred instructions per tag. Almost every real tag is
-//! `<name attr="value" attr=value attr>` in lower case; this reads exactly
-//! that shape and nothing else.
+//! `<name attr="value" attr=value attr>`; this reads exactly that shape
+//! (names lower-cased, CR as whitespace between the parts) and nothing
+//! else.
 //!
 //! Invariant: the fast path accepts a tag only when the standard's states
-//! would produce the same token; anything else — an upper-case letter, CR,
+//! would produce the same token; anything else — CR or NUL in a value,
 //! NUL, a quote or `<` in a name, `=` without a value, a duplicate
 //! attribute, many attributes, the end of the buffer — makes it give up
 //! ([`Attempt::GiveUp`]), the caller drops what it appended to the
@@ -21,7 +22,7 @@
 //! as in the tag states.
 
 use super::{Acc, AttrRepr, Built, LocalName, R, Run, STOP, Scan, TextMode};
-use super::{STOP_ATTR_NAME, STOP_TAG_NAME};
+use super::{STOP_ATTR_NAME_ANY_CASE, STOP_TAG_NAME, STOP_TAG_NAME_ANY_CASE};
 use crate::byte_scan::{self, find_stop};
 
 /// What the fast path made of a tag.
@@ -36,11 +37,12 @@ pub(super) enum Attempt {
 /// stays linear for any number of attributes.
 const MAX_FAST_ATTRS: usize = 16;
 
-/// Whitespace inside a tag, without CR (which needs normalizing and takes
-/// the tag states).
+/// Whitespace inside a tag. CR is whitespace there too: input
+/// preprocessing makes it LF, and whitespace between a tag's parts is not
+/// part of any token.
 #[inline]
 fn is_tag_ws(c: u8) -> bool {
-    matches!(c, b'\t' | b'\n' | b'\x0C' | b' ')
+    matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
 }
 
 impl Run<'_, '_> {
@@ -78,13 +80,17 @@ impl Run<'_, '_> {
     #[inline]
     pub(super) fn fast_tag(&mut self, name_start: usize, end: bool) -> R<Attempt> {
         use Attempt::GiveUp;
-        // Tag name state: lower-case name bytes up to whitespace, '/' or '>'.
-        let name_end = self.short_run_end(name_start, STOP_TAG_NAME);
+        // Tag name state: name bytes up to whitespace, '/' or '>', lower-cased.
+        let mut name_end = self.short_run_end(name_start, STOP_TAG_NAME);
+        let upper = self.b.get(name_end).is_some_and(u8::is_ascii_uppercase);
+        if upper {
+            name_end = self.short_run_end(name_end, STOP_TAG_NAME_ANY_CASE);
+        }
         match self.b.get(name_end) {
             Some(&c) if is_tag_ws(c) || c == b'/' || c == b'>' => {}
             _ => return Ok(GiveUp),
         }
-        let known = LocalName::from_lowercase(&self.b[name_start..name_end]);
+        let (name, known) = self.fast_name(name_start, name_end, upper);
         let mut p = name_end;
         loop {
             // Before attribute name state (also after a value).
@@ -94,26 +100,31 @@ impl Run<'_, '_> {
                 None => return Ok(GiveUp),
             };
             if c == b'>' {
-                return Ok(self.fast_emit(end, known, name_start, name_end, false, p));
+                return Ok(self.fast_emit(end, known, name, false, p));
             }
             if c == b'/' {
                 // Self-closing start tag state: only "/>" is error-free.
                 if self.b.get(p + 1) != Some(&b'>') {
                     return Ok(GiveUp);
                 }
-                return Ok(self.fast_emit(end, known, name_start, name_end, true, p + 1));
+                return Ok(self.fast_emit(end, known, name, true, p + 1));
             }
-            if STOP[c as usize] & STOP_ATTR_NAME != 0 {
-                // '=', a quote, '<', an upper-case letter, CR or NUL.
+            if STOP[c as usize] & STOP_ATTR_NAME_ANY_CASE != 0 {
+                // '=', a quote, '<' or NUL.
                 return Ok(GiveUp);
             }
             // Attribute name state.
             let attr_start = p;
-            let attr_end = find_stop::<byte_scan::AttrName>(self.b, p + 1);
+            let mut attr_end = find_stop::<byte_scan::AttrName>(self.b, p + 1);
+            let upper =
+                c.is_ascii_uppercase() || self.b.get(attr_end).is_some_and(u8::is_ascii_uppercase);
+            if upper {
+                attr_end = self.short_run_end(attr_end, STOP_ATTR_NAME_ANY_CASE);
+            }
             match self.b.get(attr_end) {
                 Some(&c) if is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=') => {}
-                // An upper-case letter, a quote, '<', CR, NUL or another
-                // control, or the end of the buffer.
+                // A quote, '<', NUL or another control, or the end of the
+                // buffer.
                 _ => return Ok(GiveUp),
             }
             p = self.skip_tag_ws(attr_end);
@@ -166,39 +177,54 @@ impl Run<'_, '_> {
                 Some(_) => {}
                 None => return Ok(GiveUp),
             }
-            if !self.push_fast_attr(attr_start, attr_end, value) {
+            if !self.push_fast_attr(attr_start, attr_end, upper, value) {
                 return Ok(GiveUp);
             }
         }
     }
 
-    /// Appends an attribute whose name is the input's `from..to`; false
-    /// when the tag states must take over (a duplicate, which is a parse
-    /// error and dropped there, or too many attributes).
+    /// A name that is the input's `from..to`, lower-cased into scratch
+    /// space when it has upper-case letters, and its interned form.
     #[inline]
-    fn push_fast_attr(&mut self, from: usize, to: usize, value: Acc) -> bool {
-        let attrs = &mut self.core.attrs;
-        if attrs.len() >= MAX_FAST_ATTRS {
+    fn fast_name(&mut self, from: usize, to: usize, upper: bool) -> (Acc, Option<LocalName>) {
+        if !upper {
+            let known = LocalName::from_lowercase(&self.b[from..to]);
+            return (Acc::of_input(from, to), known);
+        }
+        let mut name = Acc::new();
+        name.push_lowercased_input(from, to, self.input, &mut self.core.scratch);
+        let known = LocalName::from_lowercase(name.bytes(self.input, &self.core.scratch));
+        (name, known)
+    }
+
+    /// Appends an attribute whose name is the input's `from..to` (`upper`:
+    /// with upper-case letters); false when the tag states must take over
+    /// (a duplicate, which is a parse error and dropped there, or too many
+    /// attributes).
+    #[inline]
+    fn push_fast_attr(&mut self, from: usize, to: usize, upper: bool, value: Acc) -> bool {
+        if self.core.attrs.len() >= MAX_FAST_ATTRS {
             return false;
         }
-        let name = &self.b[from..to];
-        let known = LocalName::from_lowercase(name);
+        let (name, known) = self.fast_name(from, to, upper);
+        let attrs = &self.core.attrs;
         let duplicate = match known {
             // Interned names are unique: comparing ids is comparing names.
             Some(k) => attrs.iter().any(|a| a.known == Some(k)),
-            // Fast-path names are never in scratch space.
-            None => attrs.iter().any(|a| {
-                a.known.is_none() && &self.b[a.name.start as usize..a.name.end as usize] == name
-            }),
+            None => {
+                let (input, scratch) = (self.input, self.core.scratch.as_str());
+                let text = name.bytes(input, scratch);
+                attrs
+                    .iter()
+                    .any(|a| a.known.is_none() && a.name.bytes(input, scratch) == text)
+            }
         };
         if duplicate {
             return false;
         }
-        let mut name_acc = Acc::new();
-        name_acc.push_input(from, to, self.input, &mut self.core.scratch);
         self.core.attrs.push(AttrRepr {
             known,
-            name: name_acc.span(),
+            name: name.span(),
             value: value.span(),
         });
         true
@@ -210,13 +236,10 @@ impl Run<'_, '_> {
         &mut self,
         end: bool,
         known: Option<LocalName>,
-        name_start: usize,
-        name_end: usize,
+        name: Acc,
         self_closing: bool,
         gt: usize,
     ) -> Attempt {
-        let mut name = Acc::new();
-        name.push_input(name_start, name_end, self.input, &mut self.core.scratch);
         self.core.mode = TextMode::Data;
         self.core.pos = gt + 1;
         Attempt::Done(Scan::Built(Built::Tag {
