@@ -75,7 +75,9 @@ impl Acc {
         if !self.owned {
             self.make_owned(input, scratch);
         }
-        scratch.extend(input[from..to].chars().map(|c| c.to_ascii_lowercase()));
+        let start = scratch.len();
+        scratch.push_str(&input[from..to]);
+        scratch[start..].make_ascii_lowercase();
         self.end = scratch.len() as u32;
     }
 

@@ -303,6 +303,13 @@ fn run_end(b: &[u8], mut i: usize, mask: u8) -> usize {
     i
 }
 
+/// Whether `c` after a '<' in the data state starts markup (a tag, an end
+/// tag, a markup declaration or a bogus comment), which ends a text run.
+#[inline]
+fn starts_markup(c: u8) -> bool {
+    c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')
+}
+
 #[inline]
 fn is_ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b' ')
@@ -555,13 +562,57 @@ impl Core {
         // (a tag open state that does not emit the '<' as text).
         let q = find_stop::<byte_scan::Data>(b, p);
         match (b.get(q)?, b.get(q + 1)?) {
-            (b'<', &c) if c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?') => {
+            (b'<', &c) if starts_markup(c) => {
                 self.pos = q;
-                let mut text = Acc::new();
-                text.push_input(p, q, input, &mut self.scratch);
-                Some(Built::Text(text))
+                Some(Built::Text(Acc::of_input(p, q)))
             }
             _ => None,
+        }
+    }
+
+    /// A data-state text run with character references or newlines to
+    /// normalize (which give it its own copy in scratch space), read
+    /// without the general machinery; `None` as for [`Core::fast_scan`].
+    fn fast_text_decoded(&mut self, input: &str, at_eof: bool) -> Option<Built> {
+        if self.mode != TextMode::Data || self.report {
+            return None;
+        }
+        let b = input.as_bytes();
+        let mut p = self.pos;
+        self.scratch.clear();
+        let mut text = Acc::new();
+        loop {
+            let q = find_stop::<byte_scan::Data>(b, p);
+            text.push_input(p, q, input, &mut self.scratch);
+            p = match *b.get(q)? {
+                b'<' => {
+                    if starts_markup(*b.get(q + 1)?) {
+                        self.pos = q;
+                        return (!text.is_empty()).then_some(Built::Text(text));
+                    }
+                    // Tag open state, anything else: the '<' is text.
+                    text.push_input(q, q + 1, input, &mut self.scratch);
+                    q + 1
+                }
+                b'\r' => {
+                    text.push_char('\n', input, &mut self.scratch);
+                    match b.get(q + 1) {
+                        Some(b'\n') => q + 2,
+                        Some(_) => q + 1,
+                        None if at_eof => q + 1,
+                        None => return None,
+                    }
+                }
+                _ => {
+                    let mut run = Run {
+                        input,
+                        b,
+                        at_eof,
+                        core: self,
+                    };
+                    run.char_ref(q, &mut text, false).ok()?
+                }
+            };
         }
     }
 
@@ -570,6 +621,9 @@ impl Core {
     /// needed).
     #[inline(never)]
     fn scan_states<'t>(&mut self, input: &'t str, at_eof: bool) -> Result<Built, Step<'t>> {
+        if let Some(text) = self.fast_text_decoded(input, at_eof) {
+            return Ok(text);
+        }
         loop {
             let start = self.pos;
             let mode = self.mode;
@@ -2369,8 +2423,12 @@ pub fn tokenize(
     mut sink: impl FnMut(Token<'_>),
 ) -> Vec<ParseError> {
     let mut t = Tokenizer::new(input, options);
-    while let Some(token) = t.next_token() {
-        sink(token);
+    loop {
+        match t.core.step(input, true) {
+            Step::Token(token) => sink(token),
+            Step::End => break,
+            Step::NeedMore => unreachable!("a whole input never needs more"),
+        }
     }
     t.core.errors
 }
