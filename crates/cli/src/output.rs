@@ -21,6 +21,27 @@ use crate::args::Format;
 /// The TSV header line (without line break).
 pub const TSV_HEADER: &str = "source\ttarget\terror\traw\ttag\tattr\tkind\trel\ttext\trecord";
 
+/// The fields every link of a page shares (`source` and `record`), as
+/// JSON strings: escaped once per page, not once per link.
+#[derive(Debug)]
+pub struct PageJson {
+    source: String,
+    record: String,
+}
+
+impl PageJson {
+    /// The JSON strings of a page's URL and record.
+    pub fn new(source: &str, record: &str) -> PageJson {
+        let mut json = PageJson {
+            source: String::with_capacity(source.len() + 2),
+            record: String::with_capacity(record.len() + 2),
+        };
+        json_string(source, &mut json.source);
+        json_string(record, &mut json.record);
+        json
+    }
+}
+
 /// One link, borrowed, in output order of fields.
 #[derive(Debug)]
 pub struct LinkRow<'a> {
@@ -60,15 +81,15 @@ impl<'a> LinkRow<'a> {
         }
     }
 
-    /// Appends the row and a line feed to `out`.
-    pub fn write(&self, format: Format, out: &mut String) {
+    /// Appends the row and a line feed to `out`. `page`, when given, has
+    /// the row's `source` and `record` already escaped for JSON.
+    pub fn write(&self, format: Format, page: Option<&PageJson>, out: &mut String) {
         match format {
             Format::Jsonl => {
                 // Written by hand, field by field (serde_json's output, byte
                 // for byte: tests/golden.rs and the test below compare):
                 // serializing through serde cost a String per link.
-                let fields: [(&str, Option<&str>); 10] = [
-                    ("source", Some(self.source)),
+                let fields: [(&str, Option<&str>); 8] = [
                     ("target", self.target),
                     ("error", self.error),
                     ("raw", Some(self.raw)),
@@ -77,20 +98,25 @@ impl<'a> LinkRow<'a> {
                     ("kind", Some(self.kind)),
                     ("rel", self.rel),
                     ("text", self.text),
-                    ("record", Some(self.record)),
                 ];
-                out.push('{');
-                for (i, (name, value)) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push('"');
+                out.push_str("{\"source\":");
+                match page {
+                    Some(p) => out.push_str(&p.source),
+                    None => json_string(self.source, out),
+                }
+                for (name, value) in fields {
+                    out.push_str(",\"");
                     out.push_str(name);
                     out.push_str("\":");
                     match value {
                         Some(v) => json_string(v, out),
                         None => out.push_str("null"),
                     }
+                }
+                out.push_str(",\"record\":");
+                match page {
+                    Some(p) => out.push_str(&p.record),
+                    None => json_string(self.record, out),
                 }
                 out.push('}');
             }
@@ -223,7 +249,7 @@ mod tests {
         let page = Url::parse("https://example.com/d/p.html").unwrap();
         let mut out = String::new();
         extract(html.as_bytes(), &page, &Headers::default(), |l| {
-            LinkRow::new(&l, page.href(), "f.warc:7").write(format, &mut out)
+            LinkRow::new(&l, page.href(), "f.warc:7").write(format, None, &mut out)
         });
         out
     }
@@ -242,6 +268,26 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
         assert_eq!(v["target"], serde_json::Value::Null);
         assert_eq!(v["error"], "IPv6-unclosed");
+    }
+
+    #[test]
+    fn page_fields_escaped_once_give_the_same_rows() {
+        let page = Url::parse("https://example.com/d/\"q\"?a=\\").unwrap();
+        let record = "dir/f\"1.warc:7";
+        let (mut per_link, mut per_page) = (String::new(), String::new());
+        let json = PageJson::new(page.href(), record);
+        extract(
+            b"<a href=x>1</a><img src=y>",
+            &page,
+            &Headers::default(),
+            |l| {
+                let row = LinkRow::new(&l, page.href(), record);
+                row.write(Format::Jsonl, None, &mut per_link);
+                row.write(Format::Jsonl, Some(&json), &mut per_page);
+            },
+        );
+        assert_eq!(per_link.lines().count(), 2);
+        assert_eq!(per_link, per_page);
     }
 
     #[test]

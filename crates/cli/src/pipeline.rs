@@ -170,13 +170,22 @@ pub fn run(
                             return Ok(());
                         }
                     }
-                    for line in &o.lines {
-                        if let Some(k) = line.key
+                    if !args.unique {
+                        // Every line: the page's text at once.
+                        if !write(&mut w, o.lines.text.as_bytes())? {
+                            status = Status::OutputClosed;
+                            return Ok(());
+                        }
+                        stats.links_written += o.lines.ends.len() as u64;
+                        continue;
+                    }
+                    for (key, line) in o.lines.iter() {
+                        if let Some(k) = key
                             && !unique.first(k)
                         {
                             continue;
                         }
-                        if !write(&mut w, line.text.as_bytes())? {
+                        if !write(&mut w, line.as_bytes())? {
                             status = Status::OutputClosed;
                             return Ok(());
                         }

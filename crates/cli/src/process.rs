@@ -23,13 +23,36 @@ use spinneret_warc::{Record, RecordType};
 
 use crate::args::Format;
 use crate::input::Item;
-use crate::output::LinkRow;
+use crate::output::{LinkRow, PageJson};
 
-/// One output line and its `--unique` key (computed only with `--unique`).
-#[derive(Debug)]
-pub struct Line {
-    pub key: Option<KeyHash>,
+/// The output lines of one item, rendered into one text (one allocation
+/// per page, not one per link).
+#[derive(Debug, Default)]
+pub struct Lines {
+    /// Every line, each ending in a line feed.
     pub text: String,
+    /// Where each line ends in `text`, with its `--unique` key (computed
+    /// only with `--unique`).
+    pub ends: Vec<LineEnd>,
+}
+
+/// The end of one line of [`Lines`].
+#[derive(Debug, Clone, Copy)]
+pub struct LineEnd {
+    pub key: Option<KeyHash>,
+    pub end: usize,
+}
+
+impl Lines {
+    /// The lines, with their keys.
+    pub fn iter(&self) -> impl Iterator<Item = (Option<KeyHash>, &str)> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |e| {
+            let line = &self.text[start..e.end];
+            start = e.end;
+            (e.key, line)
+        })
+    }
 }
 
 /// What one HTML page gave.
@@ -74,7 +97,7 @@ pub struct Outcome {
     pub class: Class,
     /// Whether the payload could only be partly decoded.
     pub body_error: bool,
-    pub lines: Vec<Line>,
+    pub lines: Lines,
 }
 
 /// Output settings every item needs.
@@ -93,10 +116,11 @@ fn run_extract(
     headers: &Headers<'_>,
     record: &str,
     render: Render<'_>,
-    lines: &mut Vec<Line>,
+    lines: &mut Lines,
 ) -> PageStats {
     let source = page.href();
     let mut canon = render.canon.map(|p| Canonicalizer::new(p.clone()));
+    let page_json = PageJson::new(source, record);
     let s = extract(body, page, headers, |l| {
         let mut row = LinkRow::new(&l, source, record);
         // The canonical target, when a profile other than `whatwg` is on; a
@@ -115,9 +139,11 @@ fn run_extract(
             (_, Some(t)) => KeyHash::of(t),
             (_, None) => row.raw_key(),
         });
-        let mut text = String::with_capacity(256);
-        row.write(render.format, &mut text);
-        lines.push(Line { key, text });
+        row.write(render.format, Some(&page_json), &mut lines.text);
+        lines.ends.push(LineEnd {
+            key,
+            end: lines.text.len(),
+        });
     });
     PageStats {
         links: s.links,
@@ -161,7 +187,7 @@ fn headers(record: &Record) -> Headers<'_> {
 
 /// Processes one item.
 pub fn process(item: &Item, render: Render<'_>) -> Outcome {
-    let mut lines = Vec::new();
+    let mut lines = Lines::default();
     match item {
         Item::Bad { file, offset, what } => Outcome {
             record_type: "bad",
