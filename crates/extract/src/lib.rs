@@ -559,7 +559,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
             maybe_foreign = true;
         }
         if maybe_foreign {
-            foreign = tok.snapshot().in_foreign_content();
+            foreign = tok.in_foreign_content();
         }
         if let Some(st) = style_text.take() {
             // The style element's text ended (end tag, or the next tag).

@@ -2409,6 +2409,16 @@ impl<'a> Tokenizer<'a> {
         self.core.snapshot()
     }
 
+    /// Whether the simulator is inside SVG or MathML content at the current
+    /// token boundary (`snapshot().in_foreign_content()` without copying the
+    /// state).
+    pub fn in_foreign_content(&self) -> bool {
+        self.core
+            .simulator
+            .as_ref()
+            .is_some_and(Simulator::in_foreign_content)
+    }
+
     /// The parse errors so far (when `report_errors` is on).
     pub fn errors(&self) -> &[ParseError] {
         self.core.errors()

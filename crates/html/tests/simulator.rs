@@ -252,6 +252,7 @@ fn ours(page: &str, options: TokenizerOptions) -> (Vec<Elem>, Vec<Unswitched>) {
                 sink = Sink::Nowhere;
                 let was_foreign = foreign;
                 foreign = tok.snapshot().in_foreign_content();
+                assert_eq!(tok.in_foreign_content(), foreign);
                 if was_foreign && !foreign {
                     left_foreign_at = Some(name.clone());
                 }
