@@ -1,10 +1,12 @@
 //! The `spinneret links` run: a producer thread reads inputs into batches of
 //! items (at most [`LinksArgs::batch`] records or [`BATCH_BYTES`] of
-//! payload); each batch is processed in parallel on a rayon pool of
-//! `--threads` workers and its outcomes are written in input order before
-//! the next batch is processed. The channel between producer and writer
-//! holds one batch, so memory is bounded by about three batches (plus the
-//! streaming reader's buffers, a few times `--max-record-size`).
+//! payload); a processor thread has each batch processed in parallel on a
+//! rayon pool of `--threads` workers; the calling thread writes each batch's
+//! outcomes in input order while the next batch is processed. Each channel
+//! holds one batch, so memory is bounded by about five batches (one being
+//! read, one queued, one being processed, its queued outcomes, the ones
+//! being written; plus the streaming reader's buffers, a few times
+//! `--max-record-size`).
 //!
 //! Stops: a bad record is reported on the diagnostic stream (`file: offset
 //! N: what`) and counted; with `--strict` the run stops there
@@ -150,15 +152,29 @@ pub fn run(
             done
         });
 
+        // The batches' outcomes, processed on the pool by their own thread
+        // so that the workers go on while this thread writes.
+        let (done_tx, done_rx) = sync_channel::<(Vec<Outcome>, u64)>(1);
+        let pool = &pool;
+        let processor = scope.spawn(move || {
+            for (batch, pos) in rx.iter() {
+                let outcomes: Vec<Outcome> =
+                    pool.install(|| batch.par_iter().map(|i| process(i, render)).collect());
+                drop(batch);
+                if done_tx.send((outcomes, pos)).is_err() {
+                    // The writer stopped: so does the producer, once its
+                    // channel's receiver (`rx`, dropped here) is gone.
+                    break;
+                }
+            }
+        });
+
         let mut consume = || -> Result<(), Error> {
             if args.format == Format::Tsv && !write(&mut w, format!("{TSV_HEADER}\n").as_bytes())? {
                 status = Status::OutputClosed;
                 return Ok(());
             }
-            for (batch, pos) in rx.iter() {
-                let outcomes: Vec<Outcome> =
-                    pool.install(|| batch.par_iter().map(|i| process(i, render)).collect());
-                drop(batch);
+            for (outcomes, pos) in done_rx.iter() {
                 for o in &outcomes {
                     stats.add(o);
                     if let Class::Bad(msg) = &o.class {
@@ -199,8 +215,10 @@ pub fn run(
             Ok(())
         };
         let r = consume();
-        // Unblocks the producer if the run stopped early.
-        drop(rx);
+        // Unblocks the processor, and through it the producer, if the run
+        // stopped early.
+        drop(done_rx);
+        let _ = processor.join();
         let bytes = producer.join().unwrap_or(0);
         r.map(|()| bytes)
     });
