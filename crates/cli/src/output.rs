@@ -157,19 +157,17 @@ impl<'a> LinkRow<'a> {
 /// Appends `s` as a JSON string, escaped as serde_json does (`\"`, `\\`,
 /// `\b \f \n \r \t`, other controls as `\u00xx`; everything else as is).
 pub fn json_string(s: &str, out: &mut String) {
-    out.push('"');
     let bytes = s.as_bytes();
-    // Fast path: skip 8 bytes at a time while none needs an escape.
-    let mut clean = 0;
-    while clean + 8 <= bytes.len() {
-        let chunk = u64::from_le_bytes(bytes[clean..clean + 8].try_into().expect("8 bytes"));
-        if needs_escape(chunk) {
-            break;
-        }
-        clean += 8;
+    out.reserve(bytes.len() + 2);
+    out.push('"');
+    // Fast path: nothing needs an escape (almost every URL and text).
+    if is_clean(bytes) {
+        out.push_str(s);
+        out.push('"');
+        return;
     }
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate().skip(clean) {
+    for (i, &b) in bytes.iter().enumerate() {
         let esc: &str = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -197,9 +195,31 @@ pub fn json_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// Whether no byte of `b` needs an escape: 16 bytes per step as two words
+/// whose escape tests are OR-ed without a branch, the tail as the last
+/// (overlapping) word.
+#[inline]
+fn is_clean(b: &[u8]) -> bool {
+    let n = b.len();
+    if n < 8 {
+        return b.iter().all(|&c| c >= 0x20 && c != b'"' && c != b'\\');
+    }
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+    let mut dirty = false;
+    let mut i = 0;
+    while i + 16 <= n {
+        dirty |= needs_escape(word(i)) | needs_escape(word(i + 8));
+        i += 16;
+    }
+    if i + 8 <= n {
+        dirty |= needs_escape(word(i));
+    }
+    !(dirty | needs_escape(word(n - 8)))
+}
+
 /// Whether any of the 8 bytes of `x` is a control (< 0x20), `"` or `\\`
 /// (exact: the SWAR tests below have no false negatives, and a false
-/// positive only sends the chunk to the byte loop).
+/// positive only sends the string to the byte loop).
 #[inline]
 fn needs_escape(x: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -325,6 +345,22 @@ mod tests {
             let mut out = String::new();
             json_string(s, &mut out);
             assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn every_ascii_byte_at_every_position_of_short_and_long_strings() {
+        for len in [1, 7, 8, 9, 15, 16, 17, 24, 33] {
+            for pos in 0..len {
+                for b in 0..0x80u8 {
+                    let mut v = vec![b'a'; len];
+                    v[pos] = b;
+                    let s = String::from_utf8(v).unwrap();
+                    let mut out = String::new();
+                    json_string(&s, &mut out);
+                    assert_eq!(out, serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
         }
     }
 
