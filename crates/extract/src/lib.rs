@@ -64,7 +64,7 @@ use spinneret_encoding::{
     Change, Confidence, Determination, DocumentQueryEncoder, Encoding, Policy, Sniffer,
     decode_with, meta_element_encoding,
 };
-use spinneret_html::{Name, Token, Tokenizer, TokenizerOptions};
+use spinneret_html::{LocalName, Name, Token, Tokenizer, TokenizerOptions};
 pub use spinneret_url::ParseError;
 use spinneret_url::{QueryEncoder, Url};
 
@@ -432,29 +432,32 @@ fn keep<'t>(text: &'t str, value: &str) -> Cow<'t, str> {
     Cow::Owned(value.to_owned())
 }
 
-/// The attribute names any rule reads, interned as `'static`.
-fn wanted_attribute(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "href" => "href",
-        "xlink:href" => "xlink:href",
-        "src" => "src",
-        "srcset" => "srcset",
-        "poster" => "poster",
-        "action" => "action",
-        "formaction" => "formaction",
-        "data" => "data",
-        "cite" => "cite",
-        "ping" => "ping",
-        "content" => "content",
-        "style" => "style",
-        "type" => "type",
-        "rel" => "rel",
-        "hreflang" => "hreflang",
-        "as" => "as",
-        "http-equiv" => "http-equiv",
-        "charset" => "charset",
-        _ => return None,
-    })
+/// The attribute names any rule reads, as `'static` text. Every one is an
+/// interned name (the tokenizer interns every name in its table), so the
+/// test is an integer match.
+fn wanted_attribute(name: Name<'_>) -> Option<&'static str> {
+    use LocalName as L;
+    match name.local()? {
+        n @ (L::Href
+        | L::XlinkHref
+        | L::Src
+        | L::Srcset
+        | L::Poster
+        | L::Action
+        | L::Formaction
+        | L::Data
+        | L::Cite
+        | L::Ping
+        | L::Content
+        | L::Style
+        | L::Type
+        | L::Rel
+        | L::Hreflang
+        | L::As
+        | L::HttpEquiv
+        | L::Charset) => Some(n.as_str()),
+        _ => None,
+    }
 }
 
 /// Start tags that leave foreign content (the ones this crate cares about).
@@ -540,7 +543,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
             Some(Token::StartTag(tag)) => {
                 attrs.clear();
                 for a in tag.attrs.iter() {
-                    if let Some(n) = wanted_attribute(a.name.as_str()) {
+                    if let Some(n) = wanted_attribute(a.name) {
                         attrs.push((n, keep(text, a.value)));
                     }
                 }
@@ -604,6 +607,10 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
                 }
                 _ => {}
             }
+        }
+        if attrs.is_empty() {
+            // Every rule reads at least one of the wanted attributes.
+            continue;
         }
         let is_anchor = !svg && name == "a";
         let is_linkish = !svg && matches!(name.as_ref(), "a" | "area" | "link");
@@ -680,6 +687,26 @@ mod tests {
         got.iter()
             .map(|g| g.href.clone().unwrap_or_else(|e| format!("ERR {e:?}")))
             .collect()
+    }
+
+    #[test]
+    fn every_attribute_a_rule_reads_is_interned_and_wanted() {
+        let read_by_rules = rules::LINK_ATTRIBUTES.iter().chain(&[
+            "style",
+            "type",
+            "rel",
+            "hreflang",
+            "as",
+            "http-equiv",
+            "charset",
+        ]);
+        for name in read_by_rules {
+            let known = LocalName::from_lowercase(name.as_bytes())
+                .unwrap_or_else(|| panic!("{name} is not interned"));
+            assert_eq!(wanted_attribute(Name::Known(known)), Some(*name));
+        }
+        assert_eq!(wanted_attribute(Name::Known(LocalName::Class)), None);
+        assert_eq!(wanted_attribute(Name::Other("data-src")), None);
     }
 
     #[test]
