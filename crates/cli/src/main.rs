@@ -11,6 +11,14 @@ use clap::Parser;
 use spinneret_cli::args::{Cli, Command};
 use spinneret_cli::pipeline;
 
+/// mimalloc instead of the system allocator: the pipeline allocates and
+/// frees payload-sized buffers per record on several threads, which glibc
+/// serves with fresh pages (page faults, `munmap`). On a 534 MiB WARC it
+/// cut CPU time by about 8 % (user+sys 1.85 s -> 1.70 s with one worker)
+/// for about 100 MiB more peak RSS (mimalloc keeps freed pages for reuse).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
