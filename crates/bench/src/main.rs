@@ -27,6 +27,12 @@ mod url_bench;
 
 use std::process::ExitCode;
 
+/// The allocator the `spinneret` binary ships with, so that the in-process
+/// pipeline rows measure what users run; every kernel of every benchmark
+/// runs under it alike.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use timing::Plan;
 use url_bench::Library;
 
