@@ -251,9 +251,14 @@ fn lolhtml(data: &[u8], selectors: &[(Selector, &'static str)], base: &Selector)
 
 /// Runs `cmd` under `/usr/bin/time -v` when present; returns wall seconds,
 /// stdout and peak RSS in KiB.
+/// Runs `program` under `/usr/bin/time -v`: (wall seconds, stdout, peak
+/// RSS). With `keep_stdout` false the output goes to `/dev/null` (as with
+/// `> file` on a fast disk) instead of being collected here, where growing a
+/// buffer of hundreds of MB would be timed as if the program were slow.
 fn run_measured(
     program: &Path,
     args: &[&std::ffi::OsStr],
+    keep_stdout: bool,
 ) -> Result<(f64, String, Option<u64>), String> {
     let gnu_time = Path::new("/usr/bin/time");
     let mut cmd = if gnu_time.exists() {
@@ -264,6 +269,9 @@ fn run_measured(
         Command::new(program)
     };
     cmd.args(args).stdin(Stdio::null());
+    if !keep_stdout {
+        cmd.stdout(Stdio::null());
+    }
     let start = Instant::now();
     let out = cmd
         .output()
@@ -347,6 +355,7 @@ fn python_row(py: &Path, warc: &Path) -> Result<Row, String> {
     let (_, stdout, rss) = run_measured(
         py,
         &[script.as_os_str(), warc.as_os_str(), targets.as_ref()],
+        true,
     )?;
     let line = stdout.lines().last().unwrap_or_default();
     let field = |name: &str| -> Option<&str> {
@@ -436,6 +445,7 @@ pub fn run(quick: bool, repeat: Option<u32>) {
                 let r = run_measured(
                     &bin,
                     &["links".as_ref(), warc.as_os_str(), "--threads".as_ref(), t.as_ref(), "--stats".as_ref(), "/dev/null".as_ref()],
+                    false,
                 );
                 rows.push(match r {
                     Ok((secs, _, rss)) => Row {
@@ -445,7 +455,7 @@ pub fn run(quick: bool, repeat: Option<u32>) {
                         pages: None,
                         links: None,
                         rss_kib: rss,
-                        note: "one run, wall time incl. start-up, stdout to a pipe".into(),
+                        note: "one run, wall time incl. start-up, JSON Lines to /dev/null".into(),
                     },
                     Err(e) => failed_row("spinneret (binary)", &t, e),
                 });
