@@ -218,6 +218,29 @@ fn options_for(mode: TextMode, last_start_tag: &Option<String>) -> TokenizerOpti
     }
 }
 
+/// The coalesced html5lib-notation tokens of `input` and the errors as
+/// `code line:col`.
+fn tokens(
+    input: &str,
+    options: TokenizerOptions,
+    xml_violation: bool,
+) -> (Vec<Value>, Vec<String>) {
+    let mut tokenizer = Tokenizer::new(input, options);
+    let mut got = Vec::new();
+    while let Some(token) = tokenizer.next_token() {
+        got.push(notation(&token));
+    }
+    if xml_violation {
+        got.iter_mut().for_each(coerce_to_infoset);
+    }
+    let errors = tokenizer
+        .errors()
+        .iter()
+        .map(|e| format!("{} {}:{}", e.code.as_str(), e.line, e.col))
+        .collect();
+    (coalesce(got), errors)
+}
+
 /// Runs one test in each of its initial states.
 fn run_test(test: &Value, xml_violation: bool, tally: &mut Tally) {
     let description = test["description"].as_str().unwrap_or("(no description)");
@@ -282,39 +305,14 @@ fn run_test(test: &Value, xml_violation: bool, tally: &mut Tally) {
                 continue;
             }
         };
-        let options = options_for(mode, &last_start_tag);
-        let mut tokenizer = Tokenizer::new(&input, options);
-        let mut got_tokens = Vec::new();
-        while let Some(token) = tokenizer.next_token() {
-            got_tokens.push(notation(&token));
-        }
-        if xml_violation {
-            got_tokens.iter_mut().for_each(coerce_to_infoset);
-        }
-        let got = coalesce(got_tokens);
-        let got_errors: Vec<String> = tokenizer
-            .errors()
-            .iter()
-            .map(|e| format!("{} {}:{}", e.code.as_str(), e.line, e.col))
-            .collect();
-
+        let (got, got_errors) = tokens(&input, options_for(mode, &last_start_tag), xml_violation);
         // Without error reporting the tokenizer takes its fast paths (which
         // give up on anything unusual); the tokens must not change.
-        let mut quiet = Tokenizer::new(
-            &input,
-            TokenizerOptions {
-                report_errors: false,
-                ..options_for(mode, &last_start_tag)
-            },
-        );
-        let mut quiet_tokens = Vec::new();
-        while let Some(token) = quiet.next_token() {
-            quiet_tokens.push(notation(&token));
-        }
-        if xml_violation {
-            quiet_tokens.iter_mut().for_each(coerce_to_infoset);
-        }
-        let quiet_got = coalesce(quiet_tokens);
+        let quiet_options = TokenizerOptions {
+            report_errors: false,
+            ..options_for(mode, &last_start_tag)
+        };
+        let (quiet_got, _) = tokens(&input, quiet_options, xml_violation);
 
         let tokens_ok = got == expected;
         let quiet_ok = quiet_got == expected;
