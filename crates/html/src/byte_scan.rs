@@ -51,6 +51,9 @@ pub(crate) type Rawtext = Bytes<{ bytes([b'<', b'\r', 0, 0]) }>;
 pub(crate) type ScriptData = Bytes<{ bytes([b'<', b'\r', 0, 0]) }>;
 /// The script data escaped and double escaped states.
 pub(crate) type ScriptEscaped = Bytes<{ bytes([b'-', b'<', b'\r', 0]) }>;
+/// Comment data (on the fast path, which leaves CR and NUL to the comment
+/// states).
+pub(crate) type CommentData = Bytes<{ bytes([b'-', b'\r', 0, 0]) }>;
 /// A double-quoted attribute value.
 pub(crate) type DqValue = Bytes<{ bytes([b'"', b'&', b'\r', 0]) }>;
 /// A single-quoted attribute value.
@@ -297,6 +300,7 @@ mod tests {
         check_one::<Rawtext>(text);
         check_one::<ScriptData>(text);
         check_one::<ScriptEscaped>(text);
+        check_one::<CommentData>(text);
         check_one::<DqValue>(text);
         check_one::<SqValue>(text);
         check_one::<AttrName>(text);

@@ -574,9 +574,6 @@ impl Core {
     /// normalize (which give it its own copy in scratch space), read
     /// without the general machinery; `None` as for [`Core::fast_scan`].
     fn fast_text_decoded(&mut self, input: &str, at_eof: bool) -> Option<Built> {
-        if self.mode != TextMode::Data || self.report {
-            return None;
-        }
         let b = input.as_bytes();
         let mut p = self.pos;
         self.scratch.clear();
@@ -616,13 +613,50 @@ impl Core {
         }
     }
 
+    /// A comment `<!--…-->` read without the comment states: its data has
+    /// no CR, NUL or `--!`, and does not start with `-` or `>` (the comment
+    /// start states' cases). Inside such data every `<!`, `<!-`, `<!--` and
+    /// lone `-` or `--` is literal text for the standard's states too (they
+    /// only add parse errors), so the comment ends at the first `-->` and
+    /// its data is everything before. `None` as for [`Core::fast_scan`].
+    fn fast_comment(&mut self, input: &str) -> Option<Built> {
+        let b = input.as_bytes();
+        let start = self.pos + 4;
+        if b.get(self.pos..start)? != b"<!--" || matches!(b.get(start)?, b'-' | b'>') {
+            return None;
+        }
+        let mut i = start;
+        loop {
+            let q = find_stop::<byte_scan::CommentData>(b, i);
+            if b.get(q)? != &b'-' {
+                // CR or NUL.
+                return None;
+            }
+            match (b.get(q + 1)?, b.get(q + 2)?) {
+                (b'-', b'>') => {
+                    self.pos = q + 3;
+                    return Some(Built::Comment(Acc::of_input(start, q)));
+                }
+                (b'-', b'!') => return None,
+                _ => i = q + 1,
+            }
+        }
+    }
+
     /// The general step: any token in any state, with errors; `Err` is the
     /// step's result when no token was built (the end, or more input
     /// needed).
     #[inline(never)]
     fn scan_states<'t>(&mut self, input: &'t str, at_eof: bool) -> Result<Built, Step<'t>> {
-        if let Some(text) = self.fast_text_decoded(input, at_eof) {
-            return Ok(text);
+        if self.mode == TextMode::Data && !self.report {
+            let fast = if input.as_bytes().get(self.pos) == Some(&b'<') {
+                self.fast_comment(input)
+            } else {
+                self.fast_text_decoded(input, at_eof)
+            };
+            if let Some(built) = fast {
+                return Ok(built);
+            }
         }
         loop {
             let start = self.pos;
