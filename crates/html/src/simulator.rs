@@ -210,6 +210,15 @@ impl Simulator {
         !top.html_integration_point
     }
 
+    /// Whether a start (`end` false) or end tag named `known` (`None`: not
+    /// interned) can change anything: [`Simulator::start_tag`] and
+    /// [`Simulator::end_tag`] return at once when it cannot, so a caller may
+    /// skip building their arguments.
+    #[inline]
+    pub fn acts_on(&self, end: bool, known: Option<LocalName>) -> bool {
+        !self.stack.is_empty() || (!end && known.is_some_and(matters_in_html))
+    }
+
     /// Reacts to a start tag; returns the text mode to switch to, if any.
     #[inline]
     pub fn start_tag(

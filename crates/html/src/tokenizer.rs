@@ -496,6 +496,10 @@ impl Core {
             name,
             self_closing,
         } = &built
+            && self
+                .simulator
+                .as_ref()
+                .is_none_or(|sim| sim.acts_on(*end, *known))
         {
             let attrs = Attrs {
                 reprs: &self.attrs,
