@@ -20,43 +20,22 @@ use std::process::{Command, Stdio};
 use spinneret_canon::{Canonicalizer, Profile};
 
 use crate::pipeline_bench::bench_dir;
+use crate::python_venv;
 use crate::timing::{Plan, fmt_ns, fmt_rate, fmt_ratio, measure};
 
 const URLS: &str = "corpus/urls/absolute_links.txt";
 
 /// The venv's python with the three tools, or why not.
 fn python_env() -> Result<PathBuf, String> {
-    let venv = bench_dir().join("venv-canon");
-    let py = venv.join("bin").join("python");
-    if !py.exists() {
-        eprintln!("python: creating {}…", venv.display());
-        let s = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .map_err(|e| format!("python3 -m venv: {e}"))?;
-        if !s.success() {
-            return Err(format!("python3 -m venv failed: {s}"));
-        }
-    }
-    let has = |m: &str| {
-        Command::new(&py)
-            .args(["-c", &format!("import {m}")])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
+    let py = python_venv::python("venv-canon")?;
     for (module, package) in [
         ("w3lib", "w3lib"),
         ("url_normalize", "url-normalize"),
         ("surt", "surt"),
     ] {
-        if !has(module) {
-            eprintln!("python: pip install {package}…");
+        if !python_venv::has(&py, module) {
             // A failure shows as an "unavailable" row from canon.py.
-            let _ = Command::new(&py)
-                .args(["-m", "pip", "install", "-q", package])
-                .status();
+            python_venv::pip_install(&py, &[package]);
         }
     }
     Ok(py)

@@ -21,6 +21,7 @@
 mod canon_bench;
 mod encoding_bench;
 mod pipeline_bench;
+mod python_venv;
 mod timing;
 mod tokenize_bench;
 mod url_bench;

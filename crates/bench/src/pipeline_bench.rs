@@ -334,46 +334,20 @@ fn spinneret_binary() -> Option<PathBuf> {
 
 /// The venv's python with fastwarc and an HTML parser, or why not.
 fn python_env() -> Result<PathBuf, String> {
-    let venv = bench_dir().join("venv");
-    let py = venv.join("bin").join("python");
-    let ok = |py: &Path, modules: &str| {
-        Command::new(py)
-            .args(["-c", &format!("import {modules}")])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if !py.exists() {
-        eprintln!("python: creating {}…", venv.display());
-        let s = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .map_err(|e| format!("python3 -m venv: {e}"))?;
-        if !s.success() {
-            return Err(format!("python3 -m venv failed: {s}"));
-        }
-    }
-    let pip = |pkgs: &[&str]| {
-        eprintln!("python: pip install {}…", pkgs.join(" "));
-        Command::new(&py)
-            .args(["-m", "pip", "install", "-q"])
-            .args(pkgs)
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if !ok(&py, "fastwarc, resiliparse, selectolax")
-        && !pip(&["fastwarc", "resiliparse", "selectolax"])
+    use crate::python_venv::{has, pip_install};
+    let py = crate::python_venv::python("venv")?;
+    if !has(&py, "fastwarc, resiliparse, selectolax")
+        && !pip_install(&py, &["fastwarc", "resiliparse", "selectolax"])
     {
         // Each on its own: whatever installs.
         for p in ["fastwarc", "resiliparse", "selectolax"] {
-            pip(&[p]);
+            pip_install(&py, &[p]);
         }
     }
-    if !ok(&py, "fastwarc") {
+    if !has(&py, "fastwarc") {
         return Err("fastwarc could not be installed from PyPI".into());
     }
-    if !ok(&py, "selectolax") && !ok(&py, "resiliparse") {
+    if !has(&py, "selectolax") && !has(&py, "resiliparse") {
         return Err("neither selectolax nor resiliparse could be installed".into());
     }
     Ok(py)

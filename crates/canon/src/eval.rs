@@ -93,8 +93,9 @@ impl Crawl {
     }
 }
 
-/// The paper's figures for one policy on one crawl.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// The paper's figures for one policy on one crawl (serialized as they
+/// are, field by field, in `spinneret canon-eval --json`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Metrics {
     /// Groups with at least two URLs.
     pub groups: u64,

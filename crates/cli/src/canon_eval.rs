@@ -496,34 +496,8 @@ pub struct EvalReport {
 pub struct PolicyResult {
     pub name: String,
     pub failures: u64,
-    pub exact: MetricsJson,
-    pub near: Option<MetricsJson>,
-}
-
-/// [`Metrics`] for JSON.
-#[derive(Debug, Serialize, Clone, Copy, PartialEq)]
-pub struct MetricsJson {
-    pub groups: u64,
-    pub grouped_urls: u64,
-    pub unique_pages: u64,
-    pub downloaded: u64,
-    pub requests_saved: u64,
-    pub redundancy_rate: f64,
-    pub coverage_loss_rate: f64,
-}
-
-impl From<Metrics> for MetricsJson {
-    fn from(m: Metrics) -> Self {
-        MetricsJson {
-            groups: m.groups,
-            grouped_urls: m.grouped_urls,
-            unique_pages: m.unique_pages,
-            downloaded: m.downloaded,
-            requests_saved: m.requests_saved,
-            redundancy_rate: m.redundancy_rate,
-            coverage_loss_rate: m.coverage_loss_rate,
-        }
-    }
+    pub exact: Metrics,
+    pub near: Option<Metrics>,
 }
 
 fn description(name: &str) -> Option<String> {
@@ -591,8 +565,8 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
             .map(|e| PolicyResult {
                 name: e.name.clone(),
                 failures: e.failures,
-                exact: e.exact.into(),
-                near: e.near.map(Into::into),
+                exact: e.exact,
+                near: e.near,
             })
             .collect(),
     };
