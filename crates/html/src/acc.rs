@@ -42,14 +42,14 @@ impl Acc {
         self.start == self.end
     }
 
-    /// Appends the unchanged input bytes `from..to`.
+    /// Appends the unchanged input bytes `from..to`. The span cases (an
+    /// empty accumulator, or a range that continues it) are inline; copying
+    /// into scratch space is not.
     #[inline]
     pub fn push_input(&mut self, from: usize, to: usize, input: &str, scratch: &mut String) {
-        if from == to {
-            return;
-        }
         if !self.owned {
             if self.start == self.end {
+                // Still empty when `from == to`.
                 self.start = from as u32;
                 self.end = to as u32;
                 return;
@@ -58,6 +58,16 @@ impl Acc {
                 self.end = to as u32;
                 return;
             }
+        }
+        if from != to {
+            self.push_copy(from, to, input, scratch);
+        }
+    }
+
+    /// [`Acc::push_input`] when the text must be (or already is) a copy.
+    #[inline(never)]
+    fn push_copy(&mut self, from: usize, to: usize, input: &str, scratch: &mut String) {
+        if !self.owned {
             self.make_owned(input, scratch);
         }
         scratch.push_str(&input[from..to]);

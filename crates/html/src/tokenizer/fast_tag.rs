@@ -143,11 +143,7 @@ impl Run<'_, '_> {
                                 } else {
                                     find_stop::<byte_scan::SqValue>(self.b, p)
                                 };
-                                if value.is_empty() {
-                                    value = Acc::of_input(p, v_end);
-                                } else {
-                                    self.push(&mut value, p, v_end);
-                                }
+                                self.push(&mut value, p, v_end);
                                 p = v_end;
                                 match self.b.get(p) {
                                     Some(&c) if c == q => break,
