@@ -66,6 +66,7 @@ fn usage() -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    spinneret_cli::allocator::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
     let mut repeat = None;

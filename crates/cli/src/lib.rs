@@ -8,6 +8,8 @@
 //! `--canon`.
 //!
 //! Modules:
+//! - [`allocator`]: the binaries' allocator settings (mimalloc, freed
+//!   memory kept for reuse).
 //! - [`args`]: the command line (clap derive).
 //! - [`input`]: input resolution (globs, `-`, manifests) and the producer of
 //!   work [`input::Item`]s, in input order.
@@ -27,6 +29,7 @@
 //! memory holds at most a few batches of records (plus the current input
 //! file, which the WARC reader reads from memory).
 
+pub mod allocator;
 pub mod args;
 pub mod canon;
 pub mod canon_eval;
