@@ -2079,16 +2079,21 @@ impl<'a> Run<'a, '_> {
         let radix = if hex { 16 } else { 10 };
         let digits_start = q;
         let mut value: u32 = 0;
+        // Digits are ASCII, so the raw byte decides (a CR, which `peek`
+        // would normalize, is not a digit either way).
         loop {
-            match self.peek(q) {
-                Peek::More => return Err(NeedMore),
-                Peek::Ascii(c, _) if (c as char).is_digit(radix) => {
-                    let d = (c as char).to_digit(radix).expect("checked");
-                    value = value.saturating_mul(radix).saturating_add(d).min(0x110000);
-                    q += 1;
-                }
-                _ => break,
-            }
+            let d = match self.b.get(q) {
+                None if self.at_eof => break,
+                None => return Err(NeedMore),
+                Some(&c @ b'0'..=b'9') => c - b'0',
+                Some(&c @ (b'a'..=b'f' | b'A'..=b'F')) if hex => (c | 0x20) - b'a' + 10,
+                Some(_) => break,
+            };
+            value = value
+                .saturating_mul(radix)
+                .saturating_add(u32::from(d))
+                .min(0x110000);
+            q += 1;
         }
         if q == digits_start {
             // Absence of digits: flush "&#" or "&#x" and reconsume.
