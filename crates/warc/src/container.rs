@@ -32,6 +32,7 @@
 use std::io::{self, BufRead, Read};
 
 use crate::error::Container;
+use crate::inflate::GzipInflater;
 
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b\x08";
 const ZSTD_MAGIC: &[u8] = b"\x28\xb5\x2f\xfd";
@@ -266,7 +267,7 @@ pub(crate) struct Source<'a> {
     silent_resync: bool,
     done: bool,
     /// One-call inflate of whole gzip members ([`Source::whole_member`]).
-    inflater: libdeflater::Decompressor,
+    inflater: GzipInflater,
 }
 
 /// Detects the container from the first bytes (and, for damaged starts, from
@@ -345,7 +346,7 @@ impl<'a> Source<'a> {
             cap: cap.max(READ_STEP),
             silent_resync: false,
             done: false,
-            inflater: libdeflater::Decompressor::new(),
+            inflater: GzipInflater::new(),
         }
     }
 
@@ -525,8 +526,8 @@ impl<'a> Source<'a> {
     /// end there and is inflated in one call by libdeflate (about twice as
     /// fast as streaming inflate on WARC records). It is accepted only if
     /// libdeflate succeeds (header, deflate stream, CRC-32 and size all
-    /// check) *and* the 8 bytes before the candidate end are that CRC and
-    /// size, so the member ends exactly there. Anything else (a magic-like
+    /// check) *and* its trailer is the 8 bytes before the candidate end, so
+    /// the member ends exactly there ([`GzipInflater::append_member`]). Anything else (a magic-like
     /// byte run inside the member, bytes between members, damage, a member
     /// over `cap`) returns `None` and the streaming decoder handles the
     /// member with all its error reporting and resynchronisation.
@@ -564,17 +565,7 @@ impl<'a> Source<'a> {
         if size > cap {
             return None;
         }
-        let old = out.len();
-        out.resize(old + size, 0);
-        let ok = match self.inflater.gzip_decompress(member, &mut out[old..]) {
-            Ok(n) if n == size => {
-                let crc = libdeflater::crc32(&out[old..]);
-                trailer[..4] == crc.to_le_bytes()
-            }
-            _ => false,
-        };
-        if !ok {
-            out.truncate(old);
+        if !self.inflater.append_member(member, size, out) {
             return None;
         }
         self.pos = pos + end as u64;

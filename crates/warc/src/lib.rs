@@ -55,6 +55,7 @@
 mod container;
 mod error;
 pub mod http;
+mod inflate;
 mod reader;
 mod record;
 
