@@ -89,28 +89,31 @@ impl<'a> LinkRow<'a> {
                 // Written by hand, field by field (serde_json's output, byte
                 // for byte: tests/golden.rs and the test below compare):
                 // serializing through serde cost a String per link.
-                let fields: [(&str, Option<&str>); 8] = [
-                    ("target", self.target),
-                    ("error", self.error),
-                    ("raw", Some(self.raw)),
-                    ("tag", self.tag.as_deref()),
-                    ("attr", Some(self.attr)),
-                    ("kind", Some(self.kind)),
-                    ("rel", self.rel),
-                    ("text", self.text),
+                // Each field's separator and name is one constant piece
+                // (`,"target":`), and a missing value's piece includes its
+                // `null`: a third of the appends of piece-by-piece writing.
+                let fields: [(&str, &str, Option<&str>); 8] = [
+                    (",\"target\":", ",\"target\":null", self.target),
+                    (",\"error\":", ",\"error\":null", self.error),
+                    (",\"raw\":", ",\"raw\":null", Some(self.raw)),
+                    (",\"tag\":", ",\"tag\":null", self.tag.as_deref()),
+                    (",\"attr\":", ",\"attr\":null", Some(self.attr)),
+                    (",\"kind\":", ",\"kind\":null", Some(self.kind)),
+                    (",\"rel\":", ",\"rel\":null", self.rel),
+                    (",\"text\":", ",\"text\":null", self.text),
                 ];
                 out.push_str("{\"source\":");
                 match page {
                     Some(p) => out.push_str(&p.source),
                     None => json_string(self.source, out),
                 }
-                for (name, value) in fields {
-                    out.push_str(",\"");
-                    out.push_str(name);
-                    out.push_str("\":");
+                for (name, null, value) in fields {
                     match value {
-                        Some(v) => json_string(v, out),
-                        None => out.push_str("null"),
+                        Some(v) => {
+                            out.push_str(name);
+                            json_string(v, out);
+                        }
+                        None => out.push_str(null),
                     }
                 }
                 out.push_str(",\"record\":");
