@@ -33,7 +33,9 @@
 //! system, shown as MB of HTML per CPU-second) are measured with
 //! `/usr/bin/time -v` for the `spinneret` binary (JSON Lines to
 //! `/dev/null`) and the Python script (whose CPU time includes interpreter
-//! start-up); the in-process rows have neither.
+//! start-up); the in-process rows have neither. Those child processes run
+//! as many times as the in-process kernels make passes, and each row shows
+//! its least wall time and least CPU time (and largest peak RSS).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -384,6 +386,36 @@ fn python_row(py: &Path, warc: &Path) -> Result<Row, String> {
     })
 }
 
+/// The best of several runs of one child-process row, as the in-process
+/// rows take the best pass: the least wall time and, separately, the least
+/// CPU time (this machine's noise only ever adds time: page zeroing in the
+/// kernel, other tenants), with the largest peak RSS. The first failure
+/// fails the row.
+fn best_run(runs: impl Iterator<Item = Result<Row, String>>) -> Result<Row, String> {
+    let mut best: Option<Row> = None;
+    for run in runs {
+        let run = run?;
+        best = Some(match best {
+            None => run,
+            Some(b) => {
+                let min = |x: Option<f64>, y: Option<f64>| match (x, y) {
+                    (Some(x), Some(y)) => Some(x.min(y)),
+                    (x, y) => x.or(y),
+                };
+                let (cpu_secs, rss_kib) =
+                    (min(b.cpu_secs, run.cpu_secs), b.rss_kib.max(run.rss_kib));
+                let faster = run.secs.zip(b.secs).is_some_and(|(r, b)| r < b);
+                Row {
+                    cpu_secs,
+                    rss_kib,
+                    ..if faster { run } else { b }
+                }
+            }
+        });
+    }
+    best.ok_or_else(|| "no run".to_string())
+}
+
 // ---------------------------------------------------------------------------
 // Entry point.
 
@@ -450,22 +482,28 @@ pub fn run(quick: bool, repeat: Option<u32>) {
         Some(bin) => {
             for threads in [1usize, 2] {
                 let t = threads.to_string();
-                let r = run_measured(
-                    &bin,
-                    &["links".as_ref(), warc.as_os_str(), "--threads".as_ref(), t.as_ref(), "--stats".as_ref(), "/dev/null".as_ref()],
-                    false,
-                );
-                rows.push(match r {
-                    Ok(run) => Row {
+                let runs = (0..plan.max_reps).map(|_| {
+                    let run = run_measured(
+                        &bin,
+                        &["links".as_ref(), warc.as_os_str(), "--threads".as_ref(), t.as_ref(), "--stats".as_ref(), "/dev/null".as_ref()],
+                        false,
+                    )?;
+                    Ok(Row {
                         kernel: "spinneret (binary)".into(),
-                        threads: t,
+                        threads: t.clone(),
                         secs: Some(run.secs),
                         pages: None,
                         links: None,
                         rss_kib: run.rss_kib,
                         cpu_secs: run.cpu_secs,
-                        note: "one run, wall time incl. start-up, JSON Lines to /dev/null".into(),
-                    },
+                        note: format!(
+                            "best of {} runs, wall time incl. start-up, JSON Lines to /dev/null",
+                            plan.max_reps
+                        ),
+                    })
+                });
+                rows.push(match best_run(runs) {
+                    Ok(row) => row,
                     Err(e) => failed_row("spinneret (binary)", &t, e),
                 });
             }
@@ -498,8 +536,13 @@ pub fn run(quick: bool, repeat: Option<u32>) {
     });
     drop(data);
 
-    rows.push(match python_env().and_then(|py| python_row(&py, &warc)) {
-        Ok(r) => r,
+    let python =
+        python_env().and_then(|py| best_run((0..plan.max_reps).map(|_| python_row(&py, &warc))));
+    rows.push(match python {
+        Ok(mut r) => {
+            r.note = format!("{}; best of {} runs", r.note, plan.max_reps);
+            r
+        }
         Err(e) => failed_row("python", "1", format!("not run: {e}")),
     });
 
@@ -608,12 +651,21 @@ fn print_table(rows: &[Row], vol: &Volume, quick: bool, repeat: u32) {
             if one >= 300.0 { "met" } else { "NOT met" }
         );
     }
-    if let (Some(one), Some(py)) = (rate("spinneret", "1"), rate("python", "1")) {
-        println!(
-            "  vs Python (--threads 1): {:.1}x: {}",
-            one / py,
-            if one >= 10.0 * py { "met" } else { "NOT met" }
-        );
+    // Against the one-process Python pipeline: per worker (the strict
+    // reading, since Python could run one process per core), and with both
+    // of this machine's cores (the pipeline as one runs each).
+    for (kernel, threads, what) in [
+        ("spinneret", "1", "--threads 1"),
+        ("spinneret", "2", "--threads 2"),
+        ("spinneret (binary)", "2", "binary, --threads 2"),
+    ] {
+        if let (Some(ours), Some(py)) = (rate(kernel, threads), rate("python", "1")) {
+            println!(
+                "  vs Python ({what}): {:.1}x: {}",
+                ours / py,
+                if ours >= 10.0 * py { "met" } else { "NOT met" }
+            );
+        }
     }
     // By CPU time: the in-process --threads 1 row also has the reader thread
     // on the other core, so MB per CPU-second of the binary is the stricter
