@@ -93,13 +93,7 @@ impl Drop for GzipInflater {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-
-    fn gzip(data: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
+    use crate::container::tests::gz as gzip;
 
     #[test]
     fn appends_a_whole_member() {
