@@ -138,4 +138,40 @@ mod tests {
         check(b"not a gzip member at all", 4);
         check(b"", 0);
     }
+
+    /// Damage anywhere: every bit flip and every truncation of a member
+    /// either leaves `out` exactly as it was, or (a flip in a header field
+    /// gzip does not check, such as the modification time) appends exactly
+    /// the original text.
+    #[test]
+    fn damage_never_yields_other_bytes() {
+        let text: Vec<u8> = (0..4000u32)
+            .flat_map(|i| (i * 7919 % 251).to_le_bytes())
+            .collect();
+        let member = gzip(&text);
+        let mut inflater = GzipInflater::new();
+        let mut damaged = member.clone();
+        let mut harmless = 0;
+        for at in 0..member.len() {
+            for bit in [0x01u8, 0x10, 0x80] {
+                damaged[at] ^= bit;
+                let mut out = b"x".to_vec();
+                if inflater.append_member(&damaged, text.len(), &mut out) {
+                    assert_eq!(&out[1..], &text[..], "flip {bit:#x} at {at}");
+                    harmless += 1;
+                } else {
+                    assert_eq!(out, b"x", "flip {bit:#x} at {at}");
+                }
+                damaged[at] ^= bit;
+            }
+        }
+        // Only header bytes can be harmless (the deflate data and the
+        // trailer are all checked).
+        assert!(harmless <= 3 * 10, "{harmless}");
+        for len in 0..member.len() {
+            let mut out = Vec::new();
+            assert!(!inflater.append_member(&member[..len], text.len(), &mut out));
+            assert!(out.is_empty());
+        }
+    }
 }
