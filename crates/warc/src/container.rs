@@ -50,8 +50,9 @@ const DETECT_HEAD: usize = 1 << 20;
 pub(crate) enum Fill {
     /// Bytes were appended. `member` is the file offset of the member whose
     /// output starts with the appended bytes (None: continuation of an open
-    /// member, or plain data).
-    Data { member: Option<u64> },
+    /// member, or plain data). `whole`: the bytes are one whole member's
+    /// output, so the next member's output starts right after them.
+    Data { member: Option<u64>, whole: bool },
     /// The member at `offset` failed; its output decoded so far was appended
     /// after `output_from` (an index into the output buffer).
     Corrupt {
@@ -406,7 +407,10 @@ impl<'a> Source<'a> {
                 if copied == 0 {
                     return self.io_error(None).unwrap_or(Fill::Eof);
                 }
-                Fill::Data { member: None }
+                Fill::Data {
+                    member: None,
+                    whole: false,
+                }
             }
             Container::Gzip | Container::Zstd => self.fill_member(out),
         }
@@ -570,7 +574,10 @@ impl<'a> Source<'a> {
         }
         self.pos = pos + end as u64;
         input.seek(self.pos);
-        Some(Fill::Data { member: Some(pos) })
+        Some(Fill::Data {
+            member: Some(pos),
+            whole: true,
+        })
     }
 
     /// Reads a WARC zstd dictionary frame at `pos` (its payload may itself be
@@ -655,6 +662,7 @@ impl<'a> Source<'a> {
                     self.pos = start + consumed.max(1);
                     return Fill::Data {
                         member: first.then_some(start),
+                        whole: false,
                     };
                 }
                 Ok(n) => {
@@ -664,6 +672,7 @@ impl<'a> Source<'a> {
                         self.member = Some((start, member, produced_before + produced));
                         return Fill::Data {
                             member: first.then_some(start),
+                            whole: false,
                         };
                     }
                 }
@@ -701,8 +710,14 @@ pub(crate) mod tests {
         file.extend_from_slice(b"junk");
         let mut s = Source::new(&file, 1 << 20);
         let mut out = Vec::new();
-        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(0) }));
-        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
+        assert!(matches!(
+            s.fill(&mut out),
+            Fill::Data {
+                member: Some(0),
+                ..
+            }
+        ));
+        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o), .. } if o == second));
         assert_eq!(out, b"onetwo");
         assert!(matches!(s.fill(&mut out), Fill::Garbage { len: 4, .. }));
         assert!(matches!(s.fill(&mut out), Fill::Eof));
@@ -719,7 +734,7 @@ pub(crate) mod tests {
         let mut out = Vec::new();
         assert!(matches!(s.fill(&mut out), Fill::Corrupt { offset: 0, .. }));
         out.clear();
-        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
+        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o), .. } if o == second));
         assert_eq!(out, b"second");
     }
 
@@ -733,9 +748,15 @@ pub(crate) mod tests {
         file.extend(gz(b"two"));
         let mut s = Source::new(&file, 1 << 20);
         let mut out = Vec::new();
-        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(0) }));
+        assert!(matches!(
+            s.fill(&mut out),
+            Fill::Data {
+                member: Some(0),
+                ..
+            }
+        ));
         assert!(matches!(s.fill(&mut out), Fill::Garbage { len: 4, .. }));
-        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
+        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o), .. } if o == second));
         assert_eq!(out, b"onetwo");
 
         // A stored (uncompressed) member whose data contains the gzip magic.
@@ -755,8 +776,14 @@ pub(crate) mod tests {
                 Source::new(&file, 1 << 20)
             };
             let mut out = Vec::new();
-            assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(0) }));
-            assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
+            assert!(matches!(
+                s.fill(&mut out),
+                Fill::Data {
+                    member: Some(0),
+                    ..
+                }
+            ));
+            assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o), .. } if o == second));
             assert_eq!(out, [&payload[..], b"next"].concat());
             assert!(matches!(s.fill(&mut out), Fill::Eof));
         }
@@ -770,8 +797,14 @@ pub(crate) mod tests {
         let mut s = Source::new(&file, 1 << 20);
         assert_eq!(s.kind(), Container::Zstd);
         let mut out = Vec::new();
-        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(0) }));
-        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o) } if o == second));
+        assert!(matches!(
+            s.fill(&mut out),
+            Fill::Data {
+                member: Some(0),
+                ..
+            }
+        ));
+        assert!(matches!(s.fill(&mut out), Fill::Data { member: Some(o), .. } if o == second));
         assert_eq!(out, b"alphabeta");
     }
 }

@@ -9,6 +9,7 @@
 //! never fails either: a failure keeps the best body and reports a
 //! [`BodyError`].
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use crate::error::{BodyError, HttpProblem};
@@ -217,25 +218,36 @@ fn decode_one(coding: &str, body: &[u8], limit: usize) -> Option<(Vec<u8>, Optio
 }
 
 /// Decodes a stored HTTP body per its `Transfer-Encoding` and
-/// `Content-Encoding` headers.
-pub fn decode_body(http: &Http, raw: &[u8], limit: usize) -> (Vec<u8>, Option<BodyError>) {
+/// `Content-Encoding` headers. A body that needs no decoding is borrowed:
+/// then it is always a prefix of `raw` (all of it, or `limit` bytes).
+pub fn decode_body<'r>(
+    http: &Http,
+    raw: &'r [u8],
+    limit: usize,
+) -> (Cow<'r, [u8]>, Option<BodyError>) {
     let mut error = None;
     let chunked = http
         .header("transfer-encoding")
         .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
     let mut body = if chunked {
         match dechunk(raw) {
-            Some(b) => b,
+            Some(b) => Cow::Owned(b),
             None => {
                 error = Some(BodyError::BadChunked);
-                raw.to_vec()
+                Cow::Borrowed(raw)
             }
         }
     } else {
-        raw.to_vec()
+        Cow::Borrowed(raw)
     };
     if body.len() > limit {
-        body.truncate(limit);
+        body = match body {
+            Cow::Borrowed(b) => Cow::Borrowed(&b[..limit]),
+            Cow::Owned(mut b) => {
+                b.truncate(limit);
+                Cow::Owned(b)
+            }
+        };
         error = Some(BodyError::TooLarge { limit });
     }
     let codings: Vec<String> = http
@@ -253,7 +265,7 @@ pub fn decode_body(http: &Http, raw: &[u8], limit: usize) -> (Vec<u8>, Option<Bo
                     error = e;
                     break;
                 }
-                body = decoded;
+                body = Cow::Owned(decoded);
                 if e.is_some() {
                     error = e;
                 }
@@ -374,7 +386,7 @@ mod tests {
         );
         // A stale header over a plain payload is left alone.
         let (b, err) = decode_body(&http, b"<html>", 100);
-        assert_eq!((b.as_slice(), err), (&b"<html>"[..], None));
+        assert_eq!((b.as_ref(), err), (&b"<html>"[..], None));
         let (b, err) = decode_body(&http, &gz[..gz.len() / 2], 1 << 20);
         assert!(
             matches!(err, Some(BodyError::Decode { .. })),
@@ -387,7 +399,7 @@ mod tests {
             headers: vec![("content-encoding".into(), "deflate".into())],
             ..Http::default()
         };
-        assert_eq!(decode_body(&http, &z.finish().unwrap(), 100).0, b"zlib!");
+        assert_eq!(&*decode_body(&http, &z.finish().unwrap(), 100).0, b"zlib!");
     }
 
     #[test]

@@ -42,7 +42,9 @@
 //! - `http.rs`: tolerant HTTP head parsing, chunked/gzip/deflate/br decoding
 //!   with a size limit, HTML selection by Content-Type or MIME sniffing.
 //!
-//! Record types: `response` and `resource` get a decoded [`Record::body`];
+//! Record types: `response` and `resource` get a decoded [`Record::body`]
+//! (a [`Body`]: when a gzip member holds just the record and the payload
+//! needs no decoding, a range of the decoded member handed over, not a copy);
 //! `revisit` gets its HTTP head and keeps `WARC-Refers-To*` and
 //! `WARC-Payload-Digest`; `request`, `metadata`, `warcinfo` carry headers
 //! only. Records over [`Options::max_record_size`] are skipped with
@@ -52,6 +54,7 @@
 //! record or a [`RecordError`] with a file offset; the reader always makes
 //! progress after an error.
 
+mod body;
 mod container;
 mod error;
 pub mod http;
@@ -59,6 +62,7 @@ mod inflate;
 mod reader;
 mod record;
 
+pub use body::Body;
 pub use error::{BodyError, Container, HeaderProblem, HttpProblem, RecordError};
 pub use http::Http;
 pub use reader::{Options, Reader};

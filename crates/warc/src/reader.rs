@@ -9,14 +9,22 @@
 //!   bytes after it (CR/LF skipped) are the end of the data or a record
 //!   header. A record that fails this is reported and the reader rescans from
 //!   the end of its header, so a damaged length cannot swallow good records.
+//! - A record that ends, but for its CR/LFs, where a whole gzip member's
+//!   output ends (`member_end`) is at a record boundary without reading the
+//!   next member; when the buffer holds nothing after it, the record takes
+//!   the buffer and its payload is a range of it ([`crate::Body`]), not a
+//!   copy. `base` then moves past the buffer and a new one starts.
 //! - A barrier (corrupt member, skipped garbage) ends the data a record can
 //!   use; it is crossed, and its error reported, once everything before it is
 //!   consumed. Inside the output of a corrupt member a record is produced only
 //!   if another record header follows it within that output.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Read;
+use std::ops::Range;
 
+use crate::body::Body;
 use crate::container::{Fill, Source};
 use crate::error::{Container, HeaderProblem, HttpProblem, RecordError};
 use crate::http;
@@ -73,6 +81,9 @@ pub struct Reader<'a> {
     pending: VecDeque<RecordError>,
     /// Largest capacity `buf` reached.
     peak: usize,
+    /// The decoded stream position where the last fill ended, when that fill
+    /// was one whole member (so the next member's output starts there).
+    member_end: Option<u64>,
 }
 
 enum Search {
@@ -136,6 +147,7 @@ impl<'a> Reader<'a> {
             arc,
             pending: VecDeque::new(),
             peak: 0,
+            member_end: None,
         }
     }
 
@@ -179,10 +191,14 @@ impl<'a> Reader<'a> {
                 return false;
             }
             let before = self.buf.len();
+            self.member_end = None;
             match self.src.fill(&mut self.buf) {
-                Fill::Data { member } => {
+                Fill::Data { member, whole } => {
                     if let Some(off) = member {
                         self.members.push_back((self.base + before as u64, off));
+                    }
+                    if whole {
+                        self.member_end = Some(self.base + self.buf.len() as u64);
                     }
                 }
                 Fill::Corrupt {
@@ -243,6 +259,12 @@ impl<'a> Reader<'a> {
         if let Some(b) = &mut self.barrier {
             b.suspect_from = b.suspect_from.map(|s| s.saturating_sub(pos));
         }
+        self.forget_members_before_base();
+    }
+
+    /// Drops the member starts no longer needed for [`Reader::offset_of`]
+    /// of positions from `base` on.
+    fn forget_members_before_base(&mut self) {
         while self.members.len() > 1 && self.members[1].0 <= self.base {
             self.members.pop_front();
         }
@@ -477,8 +499,17 @@ impl<'a> Reader<'a> {
                 target_uri,
             }));
         }
-        // 5. The boundary after it.
-        self.need(end - start + 16);
+        // 5. The boundary after it. When only the block's CR/LFs follow it,
+        // up to where a whole member ended, the next member starts a record
+        // boundary whatever it holds (see `member_boundary` below): it is not
+        // read yet, and the record can take the buffer (step 6).
+        let ends_member = self.barrier.is_none()
+            && self.member_end == Some(self.base + self.buf.len() as u64)
+            && self.buf.len() - end <= 8
+            && self.buf[end..].iter().all(|&b| matches!(b, b'\r' | b'\n'));
+        if !ends_member {
+            self.need(end - start + 16);
+        }
         let mut after = end;
         while after < self.buf.len() && after < end + 8 && matches!(self.buf[after], b'\r' | b'\n')
         {
@@ -524,8 +555,17 @@ impl<'a> Reader<'a> {
             // The last record of a corrupt member's output: not trusted.
             return None;
         }
-        // 6. The record.
-        let block = &self.buf[header_end..end];
+        // 6. The record. A buffer that holds just this record (and not much
+        // spare room) goes with it: its payload is not copied.
+        let block = if ends_member && self.buf.capacity() <= 2 * self.buf.len() {
+            let buf = std::mem::take(&mut self.buf);
+            self.base += buf.len() as u64;
+            self.pos = 0;
+            self.forget_members_before_base();
+            Block::Owned(buf, header_end..end)
+        } else {
+            Block::Borrowed(&self.buf[header_end..end])
+        };
         Some(build(
             version, fields, arc_header, target_uri, offset, block, &self.opts,
         ))
@@ -659,15 +699,34 @@ pub(crate) fn parse_arc_line(line: &[u8]) -> Option<ArcHeader> {
     })
 }
 
+/// A record's block: in the reader's buffer, or the buffer the reader handed
+/// over to the record, with the block's range in it.
+enum Block<'b> {
+    Borrowed(&'b [u8]),
+    Owned(Vec<u8>, Range<usize>),
+}
+
+/// Where a record's payload is, once decoded.
+enum Payload {
+    None,
+    /// A range of the block.
+    InBlock(Range<usize>),
+    Decoded(Vec<u8>),
+}
+
 fn build(
     version: String,
     fields: Vec<(String, String)>,
     arc: Option<ArcHeader>,
     target_uri: Option<String>,
     offset: u64,
-    block: &[u8],
+    block: Block<'_>,
     opts: &Options,
 ) -> Result<Record, RecordError> {
+    let bytes: &[u8] = match &block {
+        Block::Borrowed(b) => b,
+        Block::Owned(buf, range) => &buf[range.clone()],
+    };
     let (kind, date, content_type, target_uri) = match &arc {
         Some(h) => {
             let kind = if h.url.starts_with("filedesc:") {
@@ -698,14 +757,15 @@ fn build(
         refers_to_date: field(&fields, "WARC-Refers-To-Date").map(str::to_string),
         truncated: field(&fields, "WARC-Truncated").map(str::to_string),
         content_type,
-        block_len: block.len() as u64,
+        block_len: bytes.len() as u64,
         warc_headers: fields,
         http: None,
-        body: Vec::new(),
+        body: Body::default(),
         body_error: None,
     };
+    let mut payload = Payload::None;
     let wants_http = matches!(kind, RecordType::Response | RecordType::Revisit);
-    if wants_http && !block.is_empty() {
+    if wants_http && !bytes.is_empty() {
         let declared_http = rec
             .content_type
             .as_deref()
@@ -714,11 +774,15 @@ fn build(
                 .target_uri
                 .as_deref()
                 .is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
-        match http::parse_response(block) {
+        match http::parse_response(bytes) {
             Ok((h, body_at)) => {
                 if kind == RecordType::Response {
-                    let (body, err) = http::decode_body(&h, &block[body_at..], opts.max_body_size);
-                    rec.body = body;
+                    let (body, err) = http::decode_body(&h, &bytes[body_at..], opts.max_body_size);
+                    payload = match body {
+                        // A borrowed body is a prefix of what it was given.
+                        Cow::Borrowed(b) => Payload::InBlock(body_at..body_at + b.len()),
+                        Cow::Owned(b) => Payload::Decoded(b),
+                    };
                     rec.body_error = err;
                 }
                 rec.http = Some(h);
@@ -732,12 +796,80 @@ fn build(
             }
             Err(HttpProblem::BadStatusLine) => {
                 if kind == RecordType::Response {
-                    rec.body = block.to_vec();
+                    payload = Payload::InBlock(0..bytes.len());
                 }
             }
         }
     } else if kind == RecordType::Resource {
-        rec.body = block[..block.len().min(opts.max_body_size)].to_vec();
+        payload = Payload::InBlock(0..bytes.len().min(opts.max_body_size));
     }
+    rec.body = match (payload, block) {
+        (Payload::None, _) => Body::default(),
+        (Payload::Decoded(b), _) => Body::from(b),
+        (Payload::InBlock(r), Block::Borrowed(b)) => Body::from(b[r].to_vec()),
+        (Payload::InBlock(r), Block::Owned(buf, range)) => {
+            Body::in_buffer(buf, range.start + r.start..range.start + r.end)
+        }
+    };
     Ok(rec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::container::tests::gz;
+
+    fn warc_record(uri: &str, html: &str) -> Vec<u8> {
+        let block = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{html}");
+        format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+             Content-Type: application/http; msgtype=response\r\n\
+             Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes()
+    }
+
+    fn bodies(data: &[u8]) -> Vec<(String, Body)> {
+        Reader::new(data)
+            .map(|r| {
+                let r = r.expect("a record");
+                (r.target_uri.unwrap_or_default(), r.body)
+            })
+            .collect()
+    }
+
+    /// One record per gzip member (how crawlers write WARCs): each record
+    /// takes the reader's buffer, so its payload is not copied; anything
+    /// else gets a copy. The payloads are the same either way.
+    #[test]
+    fn a_record_alone_in_its_member_takes_the_buffer() {
+        let records: Vec<Vec<u8>> = (0..3)
+            .map(|i| warc_record(&format!("http://e.com/{i}"), &format!("<p>page {i}</p>")))
+            .collect();
+        let per_record: Vec<u8> = records.iter().flat_map(|r| gz(r)).collect();
+        let got = bodies(&per_record);
+        assert_eq!(got.len(), 3);
+        for (i, (uri, body)) in got.iter().enumerate() {
+            assert_eq!(uri, &format!("http://e.com/{i}"));
+            assert_eq!(body, format!("<p>page {i}</p>").as_bytes());
+            assert!(body.is_range_of_buffer(), "record {i}");
+        }
+        // Two records in one member (the first is copied, the second ends
+        // the member), and a plain file (all copied).
+        let shared = [gz(&records[..2].concat()), gz(&records[2])].concat();
+        let plain = records.concat();
+        for data in [&shared, &plain] {
+            let got = bodies(data);
+            assert_eq!(got.len(), 3);
+            for (i, (_, body)) in got.iter().enumerate() {
+                assert_eq!(body, format!("<p>page {i}</p>").as_bytes());
+            }
+        }
+        let got = bodies(&shared);
+        assert!(!got[0].1.is_range_of_buffer());
+        assert!(got[1].1.is_range_of_buffer());
+        assert!(got[2].1.is_range_of_buffer());
+        assert!(bodies(&plain).iter().all(|(_, b)| !b.is_range_of_buffer()));
+    }
 }

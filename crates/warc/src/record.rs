@@ -6,6 +6,7 @@
 //! `metadata`, `warcinfo`, `revisit`, …) keep their headers (and, for
 //! `revisit`, the parsed HTTP head) so later stages can count them.
 
+use crate::body::Body;
 use crate::error::BodyError;
 use crate::http::{self, Http};
 
@@ -92,7 +93,7 @@ pub struct Record {
     /// The HTTP response head (`response` and `revisit` records).
     pub http: Option<Http>,
     /// The decoded payload (processed types only).
-    pub body: Vec<u8>,
+    pub body: Body,
     /// Set when the payload could only be partly decoded.
     pub body_error: Option<BodyError>,
 }

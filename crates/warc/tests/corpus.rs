@@ -251,7 +251,7 @@ fn key(r: &Record) -> Key {
         r.kind.name(),
         r.target_uri.clone(),
         r.payload_digest.clone(),
-        r.body.clone(),
+        r.body.to_vec(),
     )
 }
 
