@@ -28,16 +28,6 @@ impl Body {
         let start = range.start.min(end);
         Body { buf, start, end }
     }
-
-    /// The payload as a vector: the bytes themselves when the body owns
-    /// exactly them, else a copy.
-    pub fn into_vec(self) -> Vec<u8> {
-        if self.start == 0 && self.end == self.buf.len() {
-            self.buf
-        } else {
-            self.buf[self.start..self.end].to_vec()
-        }
-    }
 }
 
 #[cfg(test)]
@@ -124,13 +114,10 @@ mod tests {
         assert_eq!(b, b"<p>x</p>");
         assert_eq!(b.len(), 8);
         assert_eq!(format!("{b:?}"), format!("{:?}", b"<p>x</p>"));
-        assert_eq!(b.clone().into_vec(), b"<p>x</p>");
         assert_eq!(b, Body::from(b"<p>x</p>".to_vec()));
         // Clamped, never out of bounds.
         assert!(Body::in_buffer(b"abc".to_vec(), 2..9).as_ref() == b"c");
         assert!(Body::in_buffer(b"abc".to_vec(), 7..9).is_empty());
         assert!(Body::default().is_empty());
-        let whole = Body::from(b"abc".to_vec());
-        assert_eq!(whole.into_vec(), b"abc");
     }
 }
