@@ -76,7 +76,7 @@ impl<'a> LinkRow<'a> {
             attr: link.attribute,
             kind: link.kind.as_str(),
             rel: link.rel.as_deref(),
-            text: link.text.as_deref(),
+            text: link.text,
             record,
         }
     }

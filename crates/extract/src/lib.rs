@@ -9,7 +9,7 @@
 //! let html = b"<a href=next.html rel=nofollow>Next\n  page</a><base href=/b/>";
 //! let mut links = Vec::new();
 //! let summary = extract(html, &page, &Headers::default(), |l| {
-//!     links.push((l.kind, l.target.unwrap().href().to_owned(), l.nofollow, l.text));
+//!     links.push((l.kind, l.target.unwrap().href().to_owned(), l.nofollow, l.text.map(str::to_owned)));
 //! });
 //! // The base applies to links before it too.
 //! assert_eq!(
@@ -182,7 +182,7 @@ pub struct Link<'a> {
     /// For `a` `href`: the text between `<a>` and `</a>`, ASCII whitespace
     /// collapsed to single spaces and trimmed, at most
     /// [`ANCHOR_TEXT_MAX`] characters.
-    pub text: Option<String>,
+    pub text: Option<&'a str>,
 }
 
 /// The cap on [`Link::text`], in characters.
@@ -226,97 +226,161 @@ pub struct Summary {
 }
 
 /// Extracts every link of `page` (the response body) fetched from `url`,
-/// calling `sink` for each; see the crate documentation.
+/// calling `sink` for each; see the crate documentation. Extracting many
+/// pages, [`Extractor::extract`] spares the allocations.
 pub fn extract(
     page: &[u8],
     url: &Url,
     headers: &Headers<'_>,
-    mut sink: impl FnMut(Link<'_>),
+    sink: impl FnMut(Link<'_>),
 ) -> Summary {
-    let mut sniffer = Sniffer::new(Policy::Crawler).url(url.href());
-    for ct in &headers.content_type {
-        sniffer = sniffer.content_type(ct);
-    }
-    let mut det = sniffer.determine(page);
-    let initial_encoding = det;
-    let text0 = decode_with(page, det.encoding).0;
-    let first = scan(&text0, page, &mut det, true);
-    let encoding_change = first.change;
-    let text1;
-    let restarted = first.restart;
-    let doc = if restarted {
-        text1 = decode_with(page, det.encoding).0;
-        scan(&text1, page, &mut det, false)
-    } else {
-        first
-    };
+    Extractor::new().extract(page, url, headers, sink)
+}
 
-    let encoder = DocumentQueryEncoder::new(det.encoding);
-    let mut summary = Summary {
-        encoding: det,
-        initial_encoding,
-        encoding_change,
-        restarted,
-        base: url.clone(),
-        base_error: None,
-        links: 0,
-        by_kind: KindCounts::default(),
-        failures: 0,
-        failures_by_kind: KindCounts::default(),
-    };
-    // The frozen base URL: the first base element with an href, parsed
-    // against the fallback base URL (the page URL); failure → fallback.
-    if let Some(href) = &doc.base_href {
-        match parse_url(href, url, Some(&encoder)) {
-            Ok(b) => summary.base = b,
-            Err(e) => summary.base_error = Some((href.to_string(), e)),
-        }
+/// [`extract`] with buffers kept from page to page: the pending links and
+/// the anchor texts, which otherwise grow from empty on every page (their
+/// doublings cost 2.5 % of the pipeline's instructions). One per thread.
+#[derive(Default)]
+pub struct Extractor {
+    /// Empty between pages; only the allocation is kept.
+    links: Vec<Pending<'static>>,
+    attrs: Vec<(&'static str, Cow<'static, str>)>,
+    texts: AnchorTexts,
+}
+
+impl std::fmt::Debug for Extractor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Extractor")
+            .field("links_capacity", &self.links.capacity())
+            .field("texts_capacity", &self.texts.all.capacity())
+            .finish()
     }
-    let mut deliver = |link: Link<'_>, summary: &mut Summary| {
-        summary.links += 1;
-        summary.by_kind.0[link.kind as usize] += 1;
-        if link.target.is_err() {
-            summary.failures += 1;
-            summary.failures_by_kind.0[link.kind as usize] += 1;
-        }
-        sink(link);
-    };
-    // HTTP headers: resolved against the page URL, UTF-8 queries.
-    if let Some(loc) = headers.location {
-        let raw = rules::strip(loc);
-        let link = header_link("Location", LinkKind::Redirect, raw, None, url);
-        deliver(link, &mut summary);
+}
+
+/// `v`, emptied, as a vector of another element type, keeping its
+/// allocation when the two types have the same size and alignment (an
+/// in-place `collect`; here they differ only in lifetimes).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+impl Extractor {
+    /// An extractor with empty buffers.
+    pub fn new() -> Extractor {
+        Extractor::default()
     }
-    for field in &headers.link {
-        for lv in header::parse_link_header(field) {
-            let raw = rules::strip(lv.target);
-            let link = header_link("Link", LinkKind::Header, raw, lv.rel, url);
+
+    /// Extracts every link of `page` (the response body) fetched from
+    /// `url`, calling `sink` for each; see the crate documentation.
+    pub fn extract(
+        &mut self,
+        page: &[u8],
+        url: &Url,
+        headers: &Headers<'_>,
+        mut sink: impl FnMut(Link<'_>),
+    ) -> Summary {
+        let mut sniffer = Sniffer::new(Policy::Crawler).url(url.href());
+        for ct in &headers.content_type {
+            sniffer = sniffer.content_type(ct);
+        }
+        let mut det = sniffer.determine(page);
+        let initial_encoding = det;
+        let text0 = decode_with(page, det.encoding).0;
+        let mut buffers = Buffers {
+            links: recycle(std::mem::take(&mut self.links)),
+            attrs: recycle(std::mem::take(&mut self.attrs)),
+            texts: &mut self.texts,
+        };
+        let first = scan(&text0, page, &mut det, true, buffers);
+        let encoding_change = first.change;
+        let text1;
+        let restarted = first.restart;
+        let doc = if restarted {
+            text1 = decode_with(page, det.encoding).0;
+            buffers = Buffers {
+                links: recycle(first.links),
+                attrs: recycle(first.attrs),
+                texts: first.texts,
+            };
+            scan(&text1, page, &mut det, false, buffers)
+        } else {
+            first
+        };
+
+        let encoder = DocumentQueryEncoder::new(det.encoding);
+        let mut summary = Summary {
+            encoding: det,
+            initial_encoding,
+            encoding_change,
+            restarted,
+            base: url.clone(),
+            base_error: None,
+            links: 0,
+            by_kind: KindCounts::default(),
+            failures: 0,
+            failures_by_kind: KindCounts::default(),
+        };
+        // The frozen base URL: the first base element with an href, parsed
+        // against the fallback base URL (the page URL); failure → fallback.
+        if let Some(href) = &doc.base_href {
+            match parse_url(href, url, Some(&encoder)) {
+                Ok(b) => summary.base = b,
+                Err(e) => summary.base_error = Some((href.to_string(), e)),
+            }
+        }
+        let mut deliver = |link: Link<'_>, summary: &mut Summary| {
+            summary.links += 1;
+            summary.by_kind.0[link.kind as usize] += 1;
+            if link.target.is_err() {
+                summary.failures += 1;
+                summary.failures_by_kind.0[link.kind as usize] += 1;
+            }
+            sink(link);
+        };
+        // HTTP headers: resolved against the page URL, UTF-8 queries.
+        if let Some(loc) = headers.location {
+            let raw = rules::strip(loc);
+            let link = header_link("Location", LinkKind::Redirect, raw, None, url);
             deliver(link, &mut summary);
         }
+        for field in &headers.link {
+            for lv in header::parse_link_header(field) {
+                let raw = rules::strip(lv.target);
+                let link = header_link("Link", LinkKind::Header, raw, lv.rel, url);
+                deliver(link, &mut summary);
+            }
+        }
+        let base = summary.base.clone();
+        let Scan {
+            mut links,
+            attrs,
+            texts,
+            ..
+        } = doc;
+        for p in links.drain(..) {
+            let target = parse_url(&p.raw, &base, Some(&encoder));
+            let text = p.text.map(|i| texts.get(i));
+            let nofollow = p.rel.as_deref().is_some_and(has_nofollow);
+            let link = Link {
+                element: p.element,
+                attribute: p.attribute,
+                svg: p.svg,
+                kind: p.kind,
+                raw: p.raw,
+                target,
+                rel: p.rel,
+                nofollow,
+                hreflang: p.hreflang,
+                as_: p.as_,
+                text,
+            };
+            deliver(link, &mut summary);
+        }
+        self.links = recycle(links);
+        self.attrs = recycle(attrs);
+        summary
     }
-    let base = summary.base.clone();
-    let Scan { links, texts, .. } = doc;
-    let mut texts: Vec<Option<String>> = texts.into_iter().map(|t| Some(t.s)).collect();
-    for p in links {
-        let target = parse_url(&p.raw, &base, Some(&encoder));
-        let text = p.text.and_then(|i| texts.get_mut(i).and_then(Option::take));
-        let nofollow = p.rel.as_deref().is_some_and(has_nofollow);
-        let link = Link {
-            element: p.element,
-            attribute: p.attribute,
-            svg: p.svg,
-            kind: p.kind,
-            raw: p.raw,
-            target,
-            rel: p.rel,
-            nofollow,
-            hreflang: p.hreflang,
-            as_: p.as_,
-            text,
-        };
-        deliver(link, &mut summary);
-    }
-    summary
 }
 
 fn header_link<'a>(
@@ -363,39 +427,69 @@ struct Pending<'t> {
     rel: Option<Cow<'t, str>>,
     hreflang: Option<Cow<'t, str>>,
     as_: Option<Cow<'t, str>>,
-    /// Index into [`Scan::texts`].
+    /// Which of the page's [`AnchorTexts`].
     text: Option<usize>,
 }
 
-/// Anchor text being collected: collapsed ASCII whitespace, capped.
+/// The anchor texts of a page, one after another in one string. Text is
+/// only ever appended to the last one (an `<a>` closes the one before), so
+/// each is a range of `all`: it starts where [`AnchorTexts::begin`] left
+/// `all` and ends where the next starts.
 #[derive(Default)]
-struct AnchorText {
-    s: String,
+struct AnchorTexts {
+    all: String,
+    /// Where each text starts in `all`.
+    starts: Vec<usize>,
+    /// The last text's length in characters.
     chars: usize,
+    /// Whether the last text has had whitespace after its last word.
     space: bool,
 }
 
-impl AnchorText {
-    /// Appends a text token: runs of ASCII whitespace become one space
-    /// between words (none before the first), and the text stops at
-    /// [`ANCHOR_TEXT_MAX`] characters. Words are appended whole: character
-    /// by character, anchor texts cost 1.4 % more of the pipeline's
-    /// instructions.
+impl AnchorTexts {
+    fn clear(&mut self) {
+        self.all.clear();
+        self.starts.clear();
+    }
+
+    /// Starts a new (empty) text; returns its index.
+    fn begin(&mut self) -> usize {
+        self.starts.push(self.all.len());
+        self.chars = 0;
+        self.space = false;
+        self.starts.len() - 1
+    }
+
+    /// Text `i`.
+    fn get(&self, i: usize) -> &str {
+        let start = self.starts.get(i).copied().unwrap_or(self.all.len());
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.all.len());
+        self.all.get(start..end).unwrap_or_default()
+    }
+
+    /// Appends a text token to the last text: runs of ASCII whitespace
+    /// become one space between words (none before the first), and the text
+    /// stops at [`ANCHOR_TEXT_MAX`] characters. Words are appended whole:
+    /// character by character, anchor texts cost 1.4 % more of the
+    /// pipeline's instructions.
     fn push(&mut self, t: &str) {
+        let Some(&start) = self.starts.last() else {
+            return;
+        };
         // `u8::is_ascii_whitespace` is exactly the HTML standard's ASCII
         // whitespace (tab, LF, FF, CR, space).
         let mut rest = t;
         while self.chars < ANCHOR_TEXT_MAX {
             let spaces = rest.bytes().take_while(u8::is_ascii_whitespace).count();
             if spaces > 0 {
-                self.space = !self.s.is_empty();
+                self.space = self.all.len() > start;
                 rest = &rest[spaces..];
             }
             if rest.is_empty() {
                 return;
             }
             if self.space {
-                self.s.push(' ');
+                self.all.push(' ');
                 self.chars += 1;
                 self.space = false;
                 if self.chars >= ANCHOR_TEXT_MAX {
@@ -418,17 +512,27 @@ impl AnchorText {
                     None => (word, word.chars().count()),
                 }
             };
-            self.s.push_str(taken);
+            self.all.push_str(taken);
             self.chars += chars;
             rest = &rest[word_len..];
         }
     }
 }
 
-/// One pass over the decoded text.
-struct Scan<'t> {
+/// The buffers one pass fills (emptied, allocations kept from earlier
+/// pages).
+struct Buffers<'t, 'x> {
     links: Vec<Pending<'t>>,
-    texts: Vec<AnchorText>,
+    attrs: Vec<(&'static str, Cow<'t, str>)>,
+    texts: &'x mut AnchorTexts,
+}
+
+/// One pass over the decoded text.
+struct Scan<'t, 'x> {
+    links: Vec<Pending<'t>>,
+    /// Only the allocation matters (the attribute buffer, for reuse).
+    attrs: Vec<(&'static str, Cow<'t, str>)>,
+    texts: &'x mut AnchorTexts,
     base_href: Option<Cow<'t, str>>,
     change: Option<Change>,
     /// The encoding changed: decode again and rescan.
@@ -527,19 +631,31 @@ fn push_style_links<'t>(links: &mut Vec<Pending<'t>>, style_text: &str) {
     });
 }
 
-fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: bool) -> Scan<'t> {
+fn scan<'t, 'x>(
+    text: &'t str,
+    page: &[u8],
+    det: &mut Determination,
+    may_change: bool,
+    buffers: Buffers<'t, 'x>,
+) -> Scan<'t, 'x> {
+    let Buffers {
+        links,
+        mut attrs,
+        texts,
+    } = buffers;
+    texts.clear();
     let mut out = Scan {
-        links: Vec::new(),
-        texts: Vec::new(),
+        links,
+        attrs: Vec::new(),
+        texts,
         base_href: None,
         change: None,
         restart: false,
     };
     let mut tok = Tokenizer::new(text, TokenizerOptions::default());
-    let mut attrs: Vec<(&'static str, Cow<'t, str>)> = Vec::new();
     let mut raw: Option<RawText> = None;
     let mut style_text: Option<String> = None;
-    let mut open_anchor: Option<usize> = None;
+    let mut in_anchor = false;
     // Whether an <svg>/<math> was seen (only then is the simulator's stack
     // consulted), and whether the adjusted current node is foreign.
     let mut maybe_foreign = false;
@@ -552,8 +668,8 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
                     Some(RawText::Style) => style_text.get_or_insert_with(String::new).push_str(t),
                     Some(RawText::Hidden) => {}
                     None => {
-                        if let Some(i) = open_anchor {
-                            out.texts[i].push(t);
+                        if in_anchor {
+                            out.texts.push(t);
                         }
                     }
                 }
@@ -562,7 +678,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
             Some(Token::Comment(_) | Token::Doctype(_)) => continue,
             Some(Token::EndTag(tag)) => {
                 if tag.name.as_str() == "a" {
-                    open_anchor = None;
+                    in_anchor = false;
                 }
                 None
             }
@@ -607,7 +723,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
                     style_text = Some(String::new());
                 }
                 "script" | "xmp" | "iframe" | "noembed" | "noframes" => raw = Some(RawText::Hidden),
-                "a" => open_anchor = None,
+                "a" => in_anchor = false,
                 "base" => {
                     if out.base_href.is_none()
                         && let Some(h) = get("href")
@@ -627,6 +743,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
                         out.change = Some(change);
                         if matches!(change, Change::SwitchInPlace(_) | Change::Reparse(_)) {
                             out.restart = true;
+                            out.attrs = attrs;
                             return out;
                         }
                     }
@@ -640,19 +757,14 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
         }
         let is_anchor = !svg && name == "a";
         let is_linkish = !svg && matches!(name.as_ref(), "a" | "area" | "link");
-        let texts = &mut out.texts;
+        let texts = &mut *out.texts;
         let links = &mut out.links;
         rules::element_links(&name, svg, get, |attribute, kind, v| {
             let main = is_linkish && attribute == "href";
             let text_slot = if is_anchor && main {
-                // Room for most anchor texts at once (they grow from empty
-                // by doubling otherwise: 3 reallocations for 40 bytes).
-                texts.push(AnchorText {
-                    s: String::with_capacity(64),
-                    ..AnchorText::default()
-                });
-                open_anchor = Some(texts.len() - 1);
-                Some(texts.len() - 1)
+                let i = texts.begin();
+                in_anchor = true;
+                Some(i)
             } else {
                 None
             };
@@ -680,6 +792,7 @@ fn scan<'t>(text: &'t str, page: &[u8], det: &mut Determination, may_change: boo
     if let Some(st) = style_text.take() {
         push_style_links(&mut out.links, &st);
     }
+    out.attrs = attrs;
     out
 }
 
@@ -736,16 +849,61 @@ mod tests {
             vec![&one_long_word[..255], "yz"],
             vec![&one_long_word[..254], " y", "z"],
         ];
+        // Each case alone, then all of them as the texts of one page.
+        let mut page = AnchorTexts::default();
         for tokens in &cases {
-            let mut got = AnchorText::default();
+            let mut got = AnchorTexts::default();
+            assert_eq!(got.begin(), 0);
+            page.begin();
             for t in tokens {
                 got.push(t);
+                page.push(t);
             }
             let want = anchor_text_model(tokens);
-            assert_eq!(got.s, want, "{tokens:?}");
+            assert_eq!(got.get(0), want, "{tokens:?}");
             assert_eq!(got.chars, want.chars().count(), "{tokens:?}");
             assert!(got.chars <= ANCHOR_TEXT_MAX);
         }
+        for (i, tokens) in cases.iter().enumerate() {
+            assert_eq!(page.get(i), anchor_text_model(tokens), "{tokens:?}");
+        }
+        assert_eq!(page.get(cases.len()), "");
+        page.clear();
+        page.push("no text begun");
+        assert_eq!((page.all.as_str(), page.get(0)), ("", ""));
+    }
+
+    #[test]
+    fn extractor_reuses_its_buffers_and_gives_what_extract_gives() {
+        let page = Url::parse("https://example.com/").unwrap();
+        let html = "<a href=a1>one</a> <img src=i srcset='x 1x, y 2x'> <a href=a2>two".repeat(50);
+        let collect = |x: &mut Extractor, html: &[u8]| {
+            let mut v = Vec::new();
+            x.extract(html, &page, &Headers::default(), |l| {
+                v.push(format!("{} {} {:?}", l.attribute, l.raw, l.text));
+            });
+            v
+        };
+        let once = {
+            let mut v = Vec::new();
+            extract(html.as_bytes(), &page, &Headers::default(), |l| {
+                v.push(format!("{} {} {:?}", l.attribute, l.raw, l.text));
+            });
+            v
+        };
+        let mut x = Extractor::new();
+        assert_eq!(collect(&mut x, html.as_bytes()), once);
+        let (links, texts) = (x.links.capacity(), x.texts.all.capacity());
+        assert!(links >= 250 && texts >= 300, "{x:?}");
+        // A second page: the same links, no new allocation.
+        assert_eq!(collect(&mut x, html.as_bytes()), once);
+        assert_eq!((x.links.capacity(), x.texts.all.capacity()), (links, texts));
+        // A page whose late <meta> restarts the scan, then a small one.
+        let mut late = " ".repeat(2000).into_bytes();
+        late.extend_from_slice(b"<meta charset=windows-1251><a href=?q=\xef>\xef</a>");
+        assert_eq!(collect(&mut x, &late), ["href ?q=п Some(\"п\")"]);
+        assert_eq!(collect(&mut x, b"<a href=z>z</a>"), ["href z Some(\"z\")"]);
+        assert_eq!(x.links.capacity(), links);
     }
 
     struct Got {
@@ -768,7 +926,7 @@ mod tests {
                 kind: l.kind,
                 raw: l.raw.into_owned(),
                 href: l.target.map(|u| u.href().to_owned()),
-                text: l.text,
+                text: l.text.map(str::to_owned),
                 svg: l.svg,
             })
         });
