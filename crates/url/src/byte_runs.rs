@@ -25,6 +25,11 @@ pub(crate) enum Run {
     SpecialQuery,
     /// Bytes a fragment keeps unchanged.
     Fragment,
+    /// Bytes the opaque path state copies unchanged, and space (printable
+    /// ASCII, `0x20..=0x7E`) except `?` and `#`, where the path ends. A
+    /// space is copied unless `?` or `#` follows it: the caller checks the
+    /// byte before the stop.
+    OpaquePath,
 }
 
 /// Whether `c` belongs to `run` (the per-byte definition both
@@ -40,6 +45,7 @@ fn is_member(c: u8, run: Run) -> bool {
         Run::Path => !PATH.contains(c) && c != b'\\',
         Run::SpecialQuery => !SPECIAL_QUERY.contains(c),
         Run::Fragment => !FRAGMENT.contains(c),
+        Run::OpaquePath => (b' '..0x7F).contains(&c) && c != b'?' && c != b'#',
     }
 }
 
@@ -119,6 +125,14 @@ mod sse2 {
                 or(in_range(v, b'a', b'z'), in_range(v, b'0', b'9')),
                 or(or(eq(v, b'-'), eq(v, b'.')), eq(v, b'_')),
             ),
+            Run::OpaquePath => {
+                // As signed bytes, members are > 0x1F (non-ASCII is
+                // negative) and not DEL, `?` or `#`.
+                let printable = _mm_cmpgt_epi8(v, _mm_set1_epi8(0x1F));
+                let bad = or(eq(v, 0x7F), or(eq(v, b'?'), eq(v, b'#')));
+                return !(_mm_movemask_epi8(printable) as u32 & !(_mm_movemask_epi8(bad) as u32))
+                    & 0xFFFF;
+            }
             _ => {
                 // Every set excludes C0 controls, space, DEL and non-ASCII:
                 // as signed bytes, members are > 0x20 and not 0x7F.
@@ -202,7 +216,13 @@ mod sse2 {
 mod tests {
     use super::*;
 
-    const RUNS: [Run; 4] = [Run::Host, Run::Path, Run::SpecialQuery, Run::Fragment];
+    const RUNS: [Run; 5] = [
+        Run::Host,
+        Run::Path,
+        Run::SpecialQuery,
+        Run::Fragment,
+        Run::OpaquePath,
+    ];
 
     fn check(text: &[u8]) {
         for run in RUNS {
