@@ -147,6 +147,14 @@ pub fn run(plan: Plan) {
             DetectorInput::AfterFirstNonAscii(4096),
         ),
         (
+            "chardetng guess only, non-ASCII + 8 KiB",
+            DetectorInput::AfterFirstNonAscii(8192),
+        ),
+        (
+            "chardetng guess only, until stable, at most + 8 KiB (default)",
+            DetectorInput::UntilStable(8192),
+        ),
+        (
             "chardetng guess only, non-ASCII + 16 KiB",
             DetectorInput::AfterFirstNonAscii(16384),
         ),

@@ -72,7 +72,7 @@ impl Sniffer<'_> {
     ) -> Result<(Determination, bool), EncodingError> {
         let tail = match self.detector_input_setting() {
             DetectorInput::Whole => MAX_PREFIX,
-            DetectorInput::AfterFirstNonAscii(n) => n,
+            DetectorInput::AfterFirstNonAscii(n) | DetectorInput::UntilStable(n) => n,
         };
         // The prefix.
         let mut prefix = Vec::with_capacity(PRESCAN_WINDOW * 4);

@@ -158,6 +158,7 @@ fn detector_window_accuracy() {
         DetectorInput::AfterFirstNonAscii(16384),
         DetectorInput::AfterFirstNonAscii(65536),
         DetectorInput::Whole,
+        DetectorInput::UntilStable(8192),
     ] {
         let mut ok = 0;
         for p in &pages {
