@@ -562,13 +562,15 @@ fn keep<'t>(text: &'t str, value: &str) -> Cow<'t, str> {
     Cow::Owned(value.to_owned())
 }
 
-/// The attribute names any rule reads, as `'static` text. Every one is an
-/// interned name (the tokenizer interns every name in its table), so the
-/// test is an integer match.
-fn wanted_attribute(name: Name<'_>) -> Option<&'static str> {
+/// The attribute names any rule reads, as `'static` text, and whether a
+/// link can be in the attribute's value (the others — `type`, `rel`,
+/// `hreflang`, `as`, `http-equiv`, `charset` — only qualify links). Every
+/// one is an interned name (the tokenizer interns every name in its table),
+/// so the test is an integer match.
+fn wanted_attribute(name: LocalName) -> Option<(&'static str, bool)> {
     use LocalName as L;
-    match name.local()? {
-        n @ (L::Href
+    match name {
+        L::Href
         | L::XlinkHref
         | L::Src
         | L::Srcset
@@ -579,22 +581,20 @@ fn wanted_attribute(name: Name<'_>) -> Option<&'static str> {
         | L::Cite
         | L::Ping
         | L::Content
-        | L::Style
-        | L::Type
-        | L::Rel
-        | L::Hreflang
-        | L::As
-        | L::HttpEquiv
-        | L::Charset) => Some(n.as_str()),
+        | L::Style => Some((name.as_str(), true)),
+        L::Type | L::Rel | L::Hreflang | L::As | L::HttpEquiv | L::Charset => {
+            Some((name.as_str(), false))
+        }
         _ => None,
     }
 }
 
 /// Start tags that leave foreign content (the ones this crate cares about).
-fn breaks_out(name: &str) -> bool {
+fn breaks_out(name: Option<LocalName>) -> bool {
+    use LocalName as L;
     matches!(
         name,
-        "img" | "embed" | "blockquote" | "meta" | "body" | "head"
+        Some(L::Img | L::Embed | L::Blockquote | L::Meta | L::Body | L::Head)
     )
 }
 
@@ -652,7 +652,10 @@ fn scan<'t, 'x>(
         change: None,
         restart: false,
     };
+    use LocalName as L;
     let mut tok = Tokenizer::new(text, TokenizerOptions::default());
+    // Whether the start tag has an attribute that can hold a link.
+    let mut link_attribute = false;
     let mut raw: Option<RawText> = None;
     let mut style_text: Option<String> = None;
     let mut in_anchor = false;
@@ -677,29 +680,30 @@ fn scan<'t, 'x>(
             }
             Some(Token::Comment(_) | Token::Doctype(_)) => continue,
             Some(Token::EndTag(tag)) => {
-                if tag.name.as_str() == "a" {
+                if tag.name.local() == Some(L::A) {
                     in_anchor = false;
                 }
                 None
             }
             Some(Token::StartTag(tag)) => {
                 attrs.clear();
-                for a in tag.attrs.iter() {
-                    if let Some(n) = wanted_attribute(a.name) {
-                        attrs.push((n, keep(text, a.value)));
-                    }
+                link_attribute = false;
+                for ((n, carries_link), v) in tag.attrs.select(wanted_attribute) {
+                    link_attribute |= carries_link;
+                    attrs.push((n, keep(text, v)));
                 }
-                let name: Cow<'t, str> = match tag.name {
-                    Name::Known(n) => Cow::Borrowed(n.as_str()),
-                    Name::Other(s) => keep(text, s),
-                };
-                Some(name)
+                // The name outlives the token (an upper-case name's
+                // lower-cased copy is the tokenizer's).
+                Some(match tag.name {
+                    Name::Known(n) => (Some(n), Cow::Borrowed(n.as_str())),
+                    Name::Other(s) => (None, keep(text, s)),
+                })
             }
         };
         // The state after this tag.
         let before = foreign;
-        if let Some(n) = &name
-            && matches!(n.as_ref(), "svg" | "math")
+        if let Some((local, _)) = name
+            && matches!(local, Some(L::Svg | L::Math))
         {
             maybe_foreign = true;
         }
@@ -711,27 +715,29 @@ fn scan<'t, 'x>(
             push_style_links(&mut out.links, &st);
         }
         raw = None;
-        let Some(name) = name else { continue };
+        let Some((local, name)) = name else { continue };
         // The element's namespace: SVG when the tree builder used the rules
         // for foreign content and kept it there.
-        let svg = before && foreign && !breaks_out(&name);
+        let svg = before && foreign && !breaks_out(local);
         let get = |n: &str| attrs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.as_ref());
         if !svg {
-            match name.as_ref() {
-                "style" => {
+            match local {
+                Some(L::Style) => {
                     raw = Some(RawText::Style);
                     style_text = Some(String::new());
                 }
-                "script" | "xmp" | "iframe" | "noembed" | "noframes" => raw = Some(RawText::Hidden),
-                "a" => in_anchor = false,
-                "base" => {
+                Some(L::Script | L::Xmp | L::Iframe | L::Noembed | L::Noframes) => {
+                    raw = Some(RawText::Hidden);
+                }
+                Some(L::A) => in_anchor = false,
+                Some(L::Base) => {
                     if out.base_href.is_none()
                         && let Some(h) = get("href")
                     {
                         out.base_href = Some(keep(text, h));
                     }
                 }
-                "meta" if may_change && det.confidence == Confidence::Tentative => {
+                Some(L::Meta) if may_change && det.confidence == Confidence::Tentative => {
                     let enc = meta_element_encoding(
                         get("charset").map(str::as_bytes),
                         get("http-equiv").map(str::as_bytes),
@@ -751,12 +757,12 @@ fn scan<'t, 'x>(
                 _ => {}
             }
         }
-        if attrs.is_empty() {
-            // Every rule reads at least one of the wanted attributes.
+        if !link_attribute {
+            // Every rule reads at least one attribute that can hold a link.
             continue;
         }
-        let is_anchor = !svg && name == "a";
-        let is_linkish = !svg && matches!(name.as_ref(), "a" | "area" | "link");
+        let is_anchor = !svg && local == Some(L::A);
+        let is_linkish = !svg && matches!(local, Some(L::A | L::Area | L::Link));
         let texts = &mut *out.texts;
         let links = &mut out.links;
         rules::element_links(&name, svg, get, |attribute, kind, v| {
@@ -780,7 +786,7 @@ fn scan<'t, 'x>(
                 },
                 rel: if main { own(get("rel")) } else { None },
                 hreflang: if main { own(get("hreflang")) } else { None },
-                as_: if main && name == "link" {
+                as_: if main && local == Some(L::Link) {
                     own(get("as"))
                 } else {
                     None
@@ -953,10 +959,10 @@ mod tests {
         for name in read_by_rules {
             let known = LocalName::from_lowercase(name.as_bytes())
                 .unwrap_or_else(|| panic!("{name} is not interned"));
-            assert_eq!(wanted_attribute(Name::Known(known)), Some(*name));
+            let carries_link = rules::LINK_ATTRIBUTES.contains(name) || *name == "style";
+            assert_eq!(wanted_attribute(known), Some((*name, carries_link)));
         }
-        assert_eq!(wanted_attribute(Name::Known(LocalName::Class)), None);
-        assert_eq!(wanted_attribute(Name::Other("data-src")), None);
+        assert_eq!(wanted_attribute(LocalName::Class), None);
     }
 
     #[test]

@@ -143,6 +143,25 @@ impl<'t> Attrs<'t> {
         self.reprs.iter().map(|r| self.view(r))
     }
 
+    /// The attributes with a well-known name that `pick` picks, with what
+    /// it returned and their values, in order. Cheaper than [`Attrs::iter`]
+    /// when only some interned names matter: the others' names and values
+    /// are not looked at.
+    pub fn select<T>(
+        self,
+        mut pick: impl FnMut(LocalName) -> Option<T>,
+    ) -> impl Iterator<Item = (T, &'t str)> {
+        let Attrs {
+            reprs,
+            input,
+            scratch,
+        } = self;
+        reprs.iter().filter_map(move |r| {
+            let picked = pick(r.known?)?;
+            Some((picked, r.value.get(input, scratch)))
+        })
+    }
+
     /// The value of the attribute called `name`.
     pub fn value(&self, name: &str) -> Option<&'t str> {
         self.iter().find(|a| a.name == name).map(|a| a.value)
@@ -286,6 +305,37 @@ impl Token<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select_picks_interned_names_in_order() {
+        use crate::{Token, Tokenizer, TokenizerOptions};
+        let html = "<a data-x=1 href=h CLASS=c x-y=2 href=dup title='t&amp;'>";
+        let mut tok = Tokenizer::new(html, TokenizerOptions::default());
+        let Some(Token::StartTag(tag)) = tok.next_token() else {
+            panic!("a start tag")
+        };
+        let all: Vec<_> = tag.attrs.select(Some).collect();
+        assert_eq!(
+            all,
+            [
+                (LocalName::Href, "h"),
+                (LocalName::Class, "c"),
+                (LocalName::Title, "t&")
+            ]
+        );
+        let picked: Vec<_> = tag
+            .attrs
+            .select(|n| (n != LocalName::Class).then_some(n.as_str()))
+            .collect();
+        assert_eq!(picked, [("href", "h"), ("title", "t&")]);
+        // The same as filtering `iter` by interned name.
+        let by_iter: Vec<_> = tag
+            .attrs
+            .iter()
+            .filter_map(|a| Some((a.name.local()?, a.value)))
+            .collect();
+        assert_eq!(all, by_iter);
+    }
 
     #[test]
     fn interned_names_round_trip() {
