@@ -96,10 +96,8 @@ impl Sniffer<'_> {
                 break;
             }
             if first_non_ascii.is_none() {
-                first_non_ascii = prefix[old..]
-                    .iter()
-                    .position(|&b| b >= 0x80 || b == 0x1B)
-                    .map(|i| old + i);
+                first_non_ascii =
+                    crate::determine::first_non_ascii_or_esc(&prefix[old..]).map(|i| old + i);
             }
         }
         let determination = self.determine_prefix(&prefix, eof);

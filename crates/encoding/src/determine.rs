@@ -346,8 +346,7 @@ impl<'h> Sniffer<'h> {
             return Determination::new(e, Step::Detector, Confidence::Tentative);
         }
         let tld = self.tld.as_deref();
-        let first = bytes.iter().position(|&b| b >= 0x80 || b == 0x1B);
-        let Some(first) = first else {
+        let Some(first) = first_non_ascii_or_esc(bytes) else {
             // Pure ASCII fast path → default: the TLD's legacy encoding.
             let e = EncodingDetector::new().guess(tld, false);
             return Determination::new(e, Step::Default, Confidence::Tentative);
@@ -449,11 +448,18 @@ pub fn detect_only(bytes: &[u8], input: DetectorInput, tld: Option<&[u8]>) -> &'
             && t.iter()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
     });
-    let first = bytes
-        .iter()
-        .position(|&b| b >= 0x80 || b == 0x1B)
-        .unwrap_or(bytes.len());
+    let first = first_non_ascii_or_esc(bytes).unwrap_or(bytes.len());
     run_detector(input, bytes, first, true, tld).0
+}
+
+/// The first byte that is not ASCII or is ESC — where the detector's
+/// evidence starts — or `None`. `Encoding::ascii_valid_up_to` finds the
+/// first non-ASCII byte a word at a time (all-ASCII pages are scanned
+/// whole, at several bytes per instruction instead of one); ESC is then
+/// searched before it with `memchr`.
+pub(crate) fn first_non_ascii_or_esc(bytes: &[u8]) -> Option<usize> {
+    let ascii = Encoding::ascii_valid_up_to(bytes);
+    memchr::memchr(0x1B, &bytes[..ascii]).or((ascii < bytes.len()).then_some(ascii))
 }
 
 /// Whether `bytes` are valid UTF-8 (an incomplete last character is allowed
@@ -467,10 +473,8 @@ fn is_utf8(bytes: &[u8], complete: bool) -> bool {
 
 /// Valid UTF-8 with at least one non-ASCII byte.
 pub(crate) fn is_non_ascii_utf8(bytes: &[u8], complete: bool) -> bool {
-    match bytes.iter().position(|&b| b >= 0x80) {
-        None => false,
-        Some(i) => is_utf8(&bytes[i..], complete),
-    }
+    let ascii = Encoding::ascii_valid_up_to(bytes);
+    ascii < bytes.len() && is_utf8(&bytes[ascii..], complete)
 }
 
 /// The rightmost label of the URL's host, when it is a domain, in the form
@@ -492,6 +496,30 @@ pub fn tld_of(url: &str) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn first_non_ascii_or_esc_is_the_first_such_byte() {
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 70] {
+            for pos in 0..len {
+                for b in [0x1B, 0x7F, 0x80, 0xC3, 0xFF, 0x00] {
+                    let mut v = vec![b'a'; len];
+                    v[pos] = b;
+                    let want = v.iter().position(|&c| c >= 0x80 || c == 0x1B);
+                    assert_eq!(
+                        super::first_non_ascii_or_esc(&v),
+                        want,
+                        "{b:#x} at {pos}/{len}"
+                    );
+                    // ESC after a non-ASCII byte, and before one.
+                    if pos + 1 < len {
+                        v[pos + 1] = if b == 0x1B { 0x80 } else { 0x1B };
+                        let want = v.iter().position(|&c| c >= 0x80 || c == 0x1B);
+                        assert_eq!(super::first_non_ascii_or_esc(&v), want, "{v:?}");
+                    }
+                }
+            }
+        }
+    }
+
     use super::*;
     use encoding_rs::*;
 
