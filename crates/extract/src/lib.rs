@@ -239,7 +239,7 @@ pub fn extract(
 
 /// [`extract`] with buffers kept from page to page: the pending links and
 /// the anchor texts, which otherwise grow from empty on every page (their
-/// doublings cost 2.5 % of the pipeline's instructions). One per thread.
+/// doublings cost 2.2 % of a worker's instructions). One per thread.
 #[derive(Default)]
 pub struct Extractor {
     /// Empty between pages; only the allocation is kept.
