@@ -109,14 +109,27 @@ impl<'a> LinkRow<'a> {
                     Some(p) => out.push_str(&p.source),
                     None => json_string(self.source, out),
                 }
-                json_field(out, ",\"target\":", ",\"target\":null", self.target);
+                out.push_str(",\"target\":");
+                let target_json = out.len();
+                match self.target {
+                    Some(t) => json_string(t, out),
+                    None => out.push_str("null"),
+                }
+                let target_json = target_json..out.len();
                 // The error, attribute and kind names are constants with
                 // nothing to escape.
                 match self.error {
                     Some(e) => push_quoted(out, ",\"error\":\"", e),
                     None => out.push_str(",\"error\":null"),
                 }
-                json_field(out, ",\"raw\":", "", Some(self.raw));
+                out.push_str(",\"raw\":");
+                if self.target == Some(self.raw) {
+                    // An absolute link already in its serialized form (half
+                    // the links): the same JSON string again.
+                    out.extend_from_within(target_json);
+                } else {
+                    json_string(self.raw, out);
+                }
                 json_field(out, ",\"tag\":", ",\"tag\":null", self.tag.as_deref());
                 push_quoted(out, ",\"attr\":\"", self.attr);
                 push_quoted(out, ",\"kind\":\"", self.kind);
@@ -340,6 +353,43 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
         assert_eq!(v["target"], serde_json::Value::Null);
         assert_eq!(v["error"], "IPv6-unclosed");
+    }
+
+    /// Every row holds serde_json's serialization of each field, also when
+    /// `raw` is the target itself (written by copying the target's JSON).
+    #[test]
+    fn jsonl_rows_hold_serde_json_fields() {
+        let html = concat!(
+            "<a href='https://example.com/a'>same</a>",
+            "<a href='javascript:f(\"x\\\\y\")'>same, escaped</a>",
+            "<a href='b'>relative</a><a href='http://[x'>failure</a>",
+            "<img src='data:,a\tb' srcset='https://example.com/c 2x'>"
+        );
+        let page = Url::parse("https://example.com/d/p.html").unwrap();
+        let (mut rows, mut same) = (0, 0);
+        extract(html.as_bytes(), &page, &Headers::default(), |l| {
+            let row = LinkRow::new(&l, page.href(), "f.warc:7");
+            same += usize::from(row.target == Some(row.raw));
+            let mut line = String::new();
+            row.write(Format::Jsonl, None, &mut line);
+            let json = |v: Option<&str>| serde_json::to_string(&v).unwrap();
+            let want = format!(
+                "{{\"source\":{},\"target\":{},\"error\":{},\"raw\":{},\"tag\":{},\"attr\":{},\"kind\":{},\"rel\":{},\"text\":{},\"record\":{}}}\n",
+                json(Some(row.source)),
+                json(row.target),
+                json(row.error),
+                json(Some(row.raw)),
+                json(row.tag.as_deref()),
+                json(Some(row.attr)),
+                json(Some(row.kind)),
+                json(row.rel),
+                json(row.text),
+                json(Some(row.record)),
+            );
+            assert_eq!(line, want);
+            rows += 1;
+        });
+        assert_eq!((rows, same), (6, 3));
     }
 
     #[test]
