@@ -552,7 +552,8 @@ struct Buffers<'t, 'x> {
 /// One pass over the decoded text.
 struct Scan<'t, 'x> {
     links: Vec<Pending<'t>>,
-    /// Only the allocation matters (the attribute buffer, for reuse).
+    /// The wanted attributes of the current start tag (kept for the
+    /// allocation's reuse afterwards).
     attrs: Vec<(&'static str, Cow<'t, str>)>,
     texts: &'x mut AnchorTexts,
     base_href: Option<Cow<'t, str>>,
@@ -662,13 +663,13 @@ fn scan<'t, 'x>(
 ) -> Scan<'t, 'x> {
     let Buffers {
         links,
-        mut attrs,
+        attrs,
         texts,
     } = buffers;
     texts.clear();
     let mut out = Scan {
         links,
-        attrs: Vec::new(),
+        attrs,
         texts,
         base_href: None,
         change: None,
@@ -708,11 +709,11 @@ fn scan<'t, 'x>(
                 None
             }
             Some(Token::StartTag(tag)) => {
-                attrs.clear();
+                out.attrs.clear();
                 link_attribute = false;
                 for ((n, carries_link), v) in tag.attrs.select(wanted_attribute) {
                     link_attribute |= carries_link;
-                    attrs.push((n, keep(text, v)));
+                    out.attrs.push((n, keep(text, v)));
                 }
                 // The name outlives the token (an upper-case name's
                 // lower-cased copy is the tokenizer's).
@@ -741,6 +742,7 @@ fn scan<'t, 'x>(
         // The element's namespace: SVG when the tree builder used the rules
         // for foreign content and kept it there.
         let svg = before && foreign && !breaks_out(local);
+        let attrs = &out.attrs;
         let get = |n: &str| attrs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.as_ref());
         if !svg {
             match local {
@@ -771,7 +773,6 @@ fn scan<'t, 'x>(
                         out.change = Some(change);
                         if matches!(change, Change::SwitchInPlace(_) | Change::Reparse(_)) {
                             out.restart = true;
-                            out.attrs = attrs;
                             return out;
                         }
                     }
@@ -820,7 +821,6 @@ fn scan<'t, 'x>(
     if let Some(st) = style_text.take() {
         push_style_links(&mut out.links, &st);
     }
-    out.attrs = attrs;
     out
 }
 
