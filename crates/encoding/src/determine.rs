@@ -11,8 +11,9 @@
 //! - Steps 6-7 (parent document, cached information): not applicable.
 //! - Step 8, autodetection — chardetng, with the URL's TLD as hint and UTF-8
 //!   allowed, fed up to 8 KiB after the first non-ASCII byte but stopped
-//!   once its guess is stable ([`DEFAULT_DETECTOR_INPUT`]); *tentative*. Fast paths: input with non-ASCII bytes that is
-//!   entirely valid UTF-8 is UTF-8 without running the detector.
+//!   once its guess is stable ([`DEFAULT_DETECTOR_INPUT`]); *tentative*.
+//!   Fast paths: input with non-ASCII bytes that is entirely valid UTF-8 is
+//!   UTF-8 without running the detector.
 //!   Under [`Policy::Crawler`] that fast path over the whole document is
 //!   *certain* (so a `<meta>` after the window cannot switch away from
 //!   valid UTF-8), and BOM-less UTF-16 is recognized by its NUL bytes.
