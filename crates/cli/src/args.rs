@@ -1,5 +1,5 @@
 //! The command line of `spinneret` (clap derive). Validation that clap can
-//! do (value ranges, `--canon` profiles, flags that require others) is done
+//! do (value ranges, `--profile` names, flags that require others) is done
 //! here so that a bad command line is a usage error (exit code 2).
 
 use std::path::PathBuf;
@@ -10,10 +10,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "spinneret", version, about)]
 pub struct Cli {
+    /// The subcommand and its options.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Extract every link of the HTML pages in WARC/ARC files or HTML files.
@@ -72,6 +74,7 @@ pub struct CanonArgs {
     #[arg(long, value_name = "PROFILE", default_value = "safe", value_parser = parse_profile)]
     pub profile: String,
 
+    /// `--rule` and `--profile-file`.
     #[command(flatten)]
     pub profile_args: ProfileArgs,
 
@@ -108,6 +111,7 @@ pub struct CanonEvalArgs {
     #[arg(long = "profile", value_name = "PROFILE", value_parser = parse_profile)]
     pub profiles: Vec<String>,
 
+    /// `--rule` and `--profile-file`.
     #[command(flatten)]
     pub profile_args: ProfileArgs,
 
@@ -193,9 +197,18 @@ pub struct LinksArgs {
     /// Canonicalization profile of `target`: whatwg (the URL as a browser
     /// resolves it; the default), safe, lee2005, aggressive, surt,
     /// safebrowsing.
-    #[arg(long, value_name = "PROFILE", default_value = "whatwg", value_parser = parse_profile)]
-    pub canon: String,
+    // `--canon`, the flag's former name, stays as a hidden alias so that
+    // scripts keep working; `--profile` is the name every subcommand uses.
+    #[arg(
+        long,
+        alias = "canon",
+        value_name = "PROFILE",
+        default_value = "whatwg",
+        value_parser = parse_profile
+    )]
+    pub profile: String,
 
+    /// `--rule` and `--profile-file`.
     #[command(flatten)]
     pub profile_args: ProfileArgs,
 
@@ -239,18 +252,18 @@ mod tests {
         let a = parse(&["x.warc.gz"]).unwrap();
         assert_eq!(a.inputs, ["x.warc.gz"]);
         assert_eq!(a.format, Format::Jsonl);
-        assert_eq!(a.canon, "whatwg");
+        assert_eq!(a.profile, "whatwg");
         assert_eq!(a.max_record_size, 64 << 20);
         assert!(!a.strict && !a.unique);
     }
 
     #[test]
     fn canon_profiles() {
-        let e = parse(&["--canon", "google", "x"]).unwrap_err();
+        let e = parse(&["--profile", "google", "x"]).unwrap_err();
         assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation);
         assert!(e.to_string().contains("unknown profile"), "{e}");
         let a = parse(&[
-            "--canon",
+            "--profile",
             "aggressive",
             "--rule",
             "-strip-www",
@@ -259,11 +272,20 @@ mod tests {
             "x",
         ])
         .unwrap();
-        assert_eq!(a.canon, "aggressive");
-        let p = a.profile_args.build(&a.canon).unwrap();
+        assert_eq!(a.profile, "aggressive");
+        let p = a.profile_args.build(&a.profile).unwrap();
         assert!(!p.rules.contains(spinneret_canon::Rule::StripWww));
         let a = parse(&["--rule", "nope", "x"]).unwrap();
-        assert!(a.profile_args.build(&a.canon).is_err());
+        assert!(a.profile_args.build(&a.profile).is_err());
+    }
+
+    #[test]
+    fn canon_is_a_hidden_alias_of_profile() {
+        // Scripts written for the flag's former name keep working.
+        let a = parse(&["--canon", "surt", "x"]).unwrap();
+        assert_eq!(a.profile, "surt");
+        let help = Cli::try_parse_from(["spinneret", "links", "--help"]).unwrap_err();
+        assert!(!help.to_string().contains("--canon"), "{help}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! HTML files or a manifest of HTML files, extracts every outlink of each
 //! HTML page (through `spinneret-extract`) and writes one line per link,
 //! JSON Lines or TSV, its targets canonicalized by `spinneret-canon` with
-//! `--canon`.
+//! `--profile`.
 //!
 //! Modules:
 //! - [`allocator`]: the binaries' allocator settings (mimalloc, freed
@@ -29,6 +29,9 @@
 //! memory holds at most a few batches of records (plus the current input
 //! file, which the WARC reader reads from memory).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![warn(missing_docs)]
+
 pub mod allocator;
 pub mod args;
 pub mod canon;
@@ -40,12 +43,19 @@ pub mod process;
 pub mod stats;
 
 /// Errors that end a run (bad records are not errors: they are counted).
+///
+/// A variant's message names what failed; its cause is its
+/// [`source`](std::error::Error::source), never also part of the message,
+/// so the binary's error chain (`spinneret: links: FILE: CAUSE`) states
+/// each cause once.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An input file or directory cannot be read.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Input {
+        /// The file or directory.
         path: String,
+        /// Why it cannot be read.
         #[source]
         source: std::io::Error,
     },
@@ -54,24 +64,33 @@ pub enum Error {
     Glob(String),
     /// The manifest lacks the `path` or `url` column.
     #[error("{path}: {what}")]
-    Manifest { path: String, what: String },
+    Manifest {
+        /// The manifest file.
+        path: String,
+        /// What is wrong with it.
+        what: String,
+    },
     /// `--url` is not a URL.
-    #[error("--url {url:?}: {source}")]
+    #[error("--url {url:?}")]
     Url {
+        /// The text given.
         url: String,
+        /// Why it does not parse.
         #[source]
         source: spinneret_url::ParseError,
     },
     /// Writing the output (other than a closed pipe) or the stats failed.
-    #[error("output: {0}")]
+    #[error("output")]
     Output(#[source] std::io::Error),
     /// The thread pool cannot be built.
     #[error("threads: {0}")]
     Threads(String),
     /// The `--stats` file cannot be written.
-    #[error("--stats {path}: {source}")]
+    #[error("--stats {path}")]
     Stats {
+        /// The `--stats` file.
         path: String,
+        /// Why it cannot be written.
         #[source]
         source: std::io::Error,
     },

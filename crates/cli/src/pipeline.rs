@@ -59,7 +59,9 @@ impl Status {
 /// The result of a run.
 #[derive(Debug)]
 pub struct RunResult {
+    /// How the run ended (and so the exit code).
     pub status: Status,
+    /// What it read and wrote.
     pub stats: Stats,
 }
 
@@ -101,7 +103,7 @@ pub fn run(
     } else {
         ProgressBar::hidden()
     };
-    let profile = args.profile_args.build(&args.canon)?;
+    let profile = args.profile_args.build(&args.profile)?;
     let plain_whatwg = profile.engine == spinneret_canon::Engine::Whatwg
         && profile.rules == spinneret_canon::RuleSet::EMPTY
         && profile.key == spinneret_canon::KeyForm::Url;

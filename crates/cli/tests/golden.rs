@@ -110,7 +110,7 @@ fn tsv_unique_golden() {
     check_golden("sample.expected-unique.tsv", &text);
 }
 
-/// `--canon aggressive --unique`: targets are canonical (a fixed point of
+/// `--profile aggressive --unique`: targets are canonical (a fixed point of
 /// the profile), each printed once, and fewer than the WHATWG targets.
 #[test]
 fn canon_profile_unique_golden() {
@@ -119,7 +119,7 @@ fn canon_profile_unique_golden() {
         "--format",
         "tsv",
         "--unique",
-        "--canon",
+        "--profile",
         "aggressive",
         "sample.warc.gz",
     ]);
@@ -249,7 +249,7 @@ fn html_file_and_manifest() {
 
 #[test]
 fn usage_errors() {
-    let out = spinneret(&["links", "--canon", "google", "sample.warc.gz"]);
+    let out = spinneret(&["links", "--profile", "google", "sample.warc.gz"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8(out.stderr)
@@ -265,6 +265,13 @@ fn usage_errors() {
     );
     let out = spinneret(&["links", "no-such-file.warc"]);
     assert_eq!(out.status.code(), Some(1));
+    // The message names the file, then its cause, once.
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("spinneret: links: no-such-file.warc: "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
     let out = spinneret(&["links", "*.no-such-ext"]);
     assert_eq!(out.status.code(), Some(1));
     let out = spinneret(&["links"]);
