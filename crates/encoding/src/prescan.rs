@@ -44,10 +44,6 @@ struct OutOfBytes;
 /// An attribute's (name, value), both lower-cased bytes.
 type Attr = (Vec<u8>, Vec<u8>);
 
-fn is_ws(b: u8) -> bool {
-    matches!(b, 0x09 | 0x0A | 0x0C | 0x0D | 0x20)
-}
-
 /// The whole prescan over `bytes` (callers pass at most [`PRESCAN_WINDOW`]
 /// bytes to follow the standard; the change-the-encoding harness passes more).
 pub fn prescan(bytes: &[u8]) -> Option<Found> {
@@ -227,7 +223,7 @@ fn get_an_attribute(b: &[u8], pos: &mut usize) -> Result<Option<Attr>, OutOfByte
         *pos += 1;
     }
     // 6. Spaces.
-    while is_ws(at(*pos)?) {
+    while at(*pos)?.is_ascii_whitespace() {
         *pos += 1;
     }
     // 7. Not `=`: the value is empty.
@@ -249,7 +245,7 @@ fn attribute_value(
     let at = |i: usize| b.get(i).copied().ok_or(OutOfBytes);
     let mut value = value;
     // 9. Value: skip whitespace.
-    while is_ws(at(*pos)?) {
+    while at(*pos)?.is_ascii_whitespace() {
         *pos += 1;
     }
     // 10. The first byte of the value.
@@ -301,7 +297,7 @@ fn extract_with(s: &[u8], lookup: LabelLookup) -> Option<&'static Encoding> {
             .position(|w| w.eq_ignore_ascii_case(b"charset"))?;
         pos += rel + 7;
         // 3. Skip ASCII whitespace.
-        while pos < s.len() && is_ws(s[pos]) {
+        while pos < s.len() && s[pos].is_ascii_whitespace() {
             pos += 1;
         }
         // 4. Not `=`: loop again from just before that character.
@@ -310,7 +306,7 @@ fn extract_with(s: &[u8], lookup: LabelLookup) -> Option<&'static Encoding> {
         }
         // 5. Skip whitespace after `=`.
         pos += 1;
-        while pos < s.len() && is_ws(s[pos]) {
+        while pos < s.len() && s[pos].is_ascii_whitespace() {
             pos += 1;
         }
         // 6. The next character.
@@ -326,7 +322,7 @@ fn extract_with(s: &[u8], lookup: LabelLookup) -> Option<&'static Encoding> {
                 let rest = &s[pos..];
                 let end = rest
                     .iter()
-                    .position(|&c| is_ws(c) || c == b';')
+                    .position(|&c| c.is_ascii_whitespace() || c == b';')
                     .unwrap_or(rest.len());
                 lookup(&rest[..end])
             }
