@@ -38,6 +38,9 @@
 //! `simhash` (near-duplicate content keys), `report` (tables and the HTML
 //! report).
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod lenient;
 mod parts;
 mod percent;

@@ -53,7 +53,9 @@ fn row(canon: &mut Canonicalizer, line: &[u8], key: bool) -> (String, bool) {
 /// Counts of one run.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct CanonSummary {
+    /// Input lines read (URLs).
     pub lines: u64,
+    /// Lines whose URL has no canonical form under the profile.
     pub failures: u64,
 }
 

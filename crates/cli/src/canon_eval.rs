@@ -46,9 +46,13 @@ use crate::args::CanonEvalArgs;
 /// What kind of file an input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputKind {
+    /// A WARC or ARC file (plain, gzip or zstd).
     Warc,
+    /// A CDX index (space-separated, with a ` CDX` header line).
     Cdx,
+    /// A CDXJ index (SURT key, timestamp, JSON block).
     Cdxj,
+    /// A TSV table with URL and digest columns (`.tsv`, `.txt`).
     Tsv,
 }
 
@@ -73,6 +77,7 @@ pub fn input_kind(path: &Path) -> InputKind {
 /// One raw observation before deduplication.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Capture {
+    /// The captured URL, as recorded.
     pub url: String,
     /// Normalized digest (`sha1:BASE32`).
     pub digest: String,
@@ -83,7 +88,9 @@ pub struct Capture {
 /// Counts of what was read.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ReadCounts {
+    /// Records, index lines or table rows read.
     pub records: u64,
+    /// Of those, captures kept for the evaluation.
     pub used: u64,
     /// Not a capture of a page (request, metadata, warcinfo, non-2xx, …).
     pub skipped: u64,
@@ -484,19 +491,28 @@ pub fn policies(args: &CanonEvalArgs) -> Result<Vec<Profile>, Error> {
 /// The whole result of a run.
 #[derive(Debug, Serialize)]
 pub struct EvalReport {
+    /// The input files, as given.
     pub inputs: Vec<String>,
+    /// What was read from them.
     pub read: ReadCounts,
+    /// Distinct captured URLs (as recorded).
     pub urls: u64,
+    /// Captures of a URL already captured (ignored after the first).
     pub repeated_captures: u64,
+    /// One result per policy, in the order evaluated.
     pub policies: Vec<PolicyResult>,
 }
 
 /// One row.
 #[derive(Debug, Serialize)]
 pub struct PolicyResult {
+    /// The policy's name (`raw`, `whatwg`, a profile name, …).
     pub name: String,
+    /// URLs the policy has no key for (counted, left out of the metrics).
     pub failures: u64,
+    /// The metrics with exact content identity (payload digest).
     pub exact: Metrics,
+    /// The metrics with near-duplicate identity (`--near-dup`).
     pub near: Option<Metrics>,
 }
 

@@ -26,7 +26,12 @@ pub enum Source {
     /// Standard input, streamed.
     Stdin,
     /// One HTML page and its URL.
-    Html { path: PathBuf, url: String },
+    Html {
+        /// The HTML file.
+        path: PathBuf,
+        /// The URL it was fetched from.
+        url: String,
+    },
     /// HTML pages listed in a manifest: `(path, url)`, paths resolved.
     Pages(Vec<(PathBuf, String)>),
 }
@@ -35,17 +40,28 @@ pub enum Source {
 #[derive(Debug)]
 pub enum Item {
     /// A WARC/ARC record of `file`.
-    Record { file: Arc<str>, record: Box<Record> },
+    Record {
+        /// The input file's name, as given.
+        file: Arc<str>,
+        /// The record.
+        record: Box<Record>,
+    },
     /// An HTML file with its URL.
     Page {
+        /// The file's path, as listed.
         file: Arc<str>,
+        /// The page's URL.
         url: String,
+        /// The file's bytes (decompressed when `.gz`).
         body: Vec<u8>,
     },
     /// A bad record or an unreadable input: reported, counted, skipped.
     Bad {
+        /// The input file's name, as given.
         file: Arc<str>,
+        /// The damaged record's offset in the file, when there is one.
         offset: Option<u64>,
+        /// What is wrong (for stderr).
         what: String,
     },
 }

@@ -3,6 +3,8 @@
 //! pipe was closed), 1 for an error, 2 for a usage error or a bad record
 //! under `--strict`.
 
+#![forbid(unsafe_code)]
+
 use std::io::IsTerminal;
 use std::process::ExitCode;
 

@@ -45,15 +45,25 @@ impl PageJson {
 /// One link, borrowed, in output order of fields.
 #[derive(Debug)]
 pub struct LinkRow<'a> {
+    /// The page's URL.
     pub source: &'a str,
+    /// The resolved (and canonicalized) target; `None` when it does not parse.
     pub target: Option<&'a str>,
+    /// Why the target does not parse (the URL Standard's failure name).
     pub error: Option<&'static str>,
+    /// The link as written in the page or header.
     pub raw: &'a str,
+    /// The element (`svg:`-prefixed in SVG); `None` for header links.
     pub tag: Option<Cow<'a, str>>,
+    /// The attribute (or header) the link came from.
     pub attr: &'static str,
+    /// The link's kind (`LinkKind::as_str`).
     pub kind: &'static str,
+    /// The `rel` attribute, when the element has one.
     pub rel: Option<&'a str>,
+    /// The anchor text of an `<a>`/`<area>` link.
     pub text: Option<&'a str>,
+    /// Where the page came from: `FILE:OFFSET` of its WARC/ARC record, or the HTML file.
     pub record: &'a str,
 }
 

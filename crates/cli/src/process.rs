@@ -41,7 +41,9 @@ pub struct Lines {
 /// The end of one line of [`Lines`].
 #[derive(Debug, Clone, Copy)]
 pub struct LineEnd {
+    /// The line's `--unique` key, when `--unique` is on.
     pub key: Option<KeyHash>,
+    /// The byte offset just past the line's newline in the text.
     pub end: usize,
 }
 
@@ -60,16 +62,22 @@ impl Lines {
 /// What one HTML page gave.
 #[derive(Debug, Clone)]
 pub struct PageStats {
+    /// Links found (header links included).
     pub links: usize,
+    /// Links found, by kind.
     pub by_kind: KindCounts,
+    /// Links whose target does not parse.
     pub failures: usize,
+    /// Links whose target does not parse, by kind.
     pub failures_by_kind: KindCounts,
     /// The step that decided the encoding (`Step::as_str`).
     pub step: &'static str,
+    /// The encoding's name (WHATWG Encoding Standard).
     pub encoding: &'static str,
     /// Whether a late `<meta>` asked to change the encoding (switch or
     /// reparse).
     pub encoding_changed: bool,
+    /// Whether that change re-decoded and re-scanned the page.
     pub restarted: bool,
 }
 
@@ -96,16 +104,20 @@ pub struct Outcome {
     /// The record type name, `html-file` for an HTML file, `bad` for
     /// damage.
     pub record_type: &'static str,
+    /// What the item gave.
     pub class: Class,
     /// Whether the payload could only be partly decoded.
     pub body_error: bool,
+    /// The item's rendered output lines.
     pub lines: Lines,
 }
 
 /// Output settings every item needs.
 #[derive(Debug, Clone, Copy)]
 pub struct Render<'p> {
+    /// The output format.
     pub format: Format,
+    /// Whether lines carry `--unique` keys.
     pub unique: bool,
     /// The canonicalization profile of targets; `None` for plain WHATWG
     /// serialization (the `whatwg` profile).

@@ -30,11 +30,13 @@ pub struct Stats {
     pub body_errors: u64,
     /// Links extracted (before `--unique`).
     pub links: u64,
+    /// Links extracted, by kind (`LinkKind::as_str`).
     pub links_by_kind: BTreeMap<&'static str, u64>,
     /// Lines written (after `--unique`).
     pub links_written: u64,
     /// Links whose URL did not parse.
     pub parse_failures: u64,
+    /// Links whose URL did not parse, by kind.
     pub parse_failures_by_kind: BTreeMap<&'static str, u64>,
     /// Encoding decisions by the step that made them (BOM, HTTP, meta, …).
     pub encoding_steps: BTreeMap<&'static str, u64>,
@@ -48,6 +50,7 @@ pub struct Stats {
     pub bad_records: u64,
     /// Input bytes (as stored: compressed for compressed files).
     pub bytes: u64,
+    /// Wall-clock seconds of the run.
     pub elapsed_seconds: f64,
     /// Input megabytes (10^6 bytes) per second.
     pub mb_per_s: f64,

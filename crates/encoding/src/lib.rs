@@ -24,6 +24,9 @@
 //! decision and a decoding; only reading a stream can fail
 //! ([`EncodingError`]).
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod change;
 pub mod content_type;
 pub mod decode;

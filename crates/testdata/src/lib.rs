@@ -9,6 +9,9 @@
 //! Missing data is a hard error, not a skipped test: a conformance test that
 //! silently passes because its input is absent would hide a broken setup.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
