@@ -42,6 +42,13 @@ pub mod pipeline;
 pub mod process;
 pub mod stats;
 
+/// The README's examples (URL, HTML, links, encoding, canonicalization),
+/// compiled and run as doctests so they stay true. They live here because
+/// this crate already depends on every stage they use.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 /// Errors that end a run (bad records are not errors: they are counted).
 ///
 /// A variant's message names what failed; its cause is its

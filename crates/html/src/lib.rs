@@ -36,11 +36,3 @@ pub use simulator::Simulator;
 pub use stream::StreamTokenizer;
 pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token};
 pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};
-
-/// The README's examples (URL, HTML, links, encoding, canonicalization),
-/// compiled and run as doctests so they stay true. (`spinneret-url`,
-/// `spinneret-extract`, `spinneret-encoding` and `spinneret-canon` are
-/// dev-dependencies for this.)
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct ReadmeDoctests;
