@@ -13,6 +13,10 @@
 //! Our figures: best pass of [`Plan`] over the whole list, one
 //! `Canonicalizer` per profile (its buffers reused), the result written to
 //! a `String` per URL as a user would keep it.
+//!
+//! Output: one table of every row (ours, then Python's), the Python tools
+//! that could not run, how many `surt` keys agree with Python's, and the
+//! same table in Markdown for the README.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -50,15 +54,28 @@ fn python_env() -> Result<PythonEnv, String> {
     Ok(env)
 }
 
-/// One Python tool's row: (name, version, ns/URL, errors) or why not.
-type PyRow = (String, Result<(String, f64, u64), String>);
+/// What `canon.py` measured of one Python tool.
+struct PythonTool {
+    /// The tool's name in `canon.py` (`surt`, `url_normalize`, …).
+    name: String,
+    /// Its measurement, or why it could not be imported.
+    result: Result<PythonTiming, String>,
+}
+
+/// One Python tool's best pass.
+struct PythonTiming {
+    version: String,
+    ns_per_url: f64,
+    /// URLs on which the tool raised.
+    errors: u64,
+}
 
 fn python_rows(
     env: &PythonEnv,
     urls: &Path,
     repeat: u32,
     dump: &Path,
-) -> Result<Vec<PyRow>, String> {
+) -> Result<Vec<PythonTool>, String> {
     let script = python_env::script("canon.py");
     let out = Command::new(env.python())
         .arg(&script)
@@ -79,15 +96,15 @@ fn python_rows(
         .iter()
         .map(|t| {
             let name = t["name"].as_str().unwrap_or("?").to_owned();
-            let r = match t["unavailable"].as_str() {
+            let result = match t["unavailable"].as_str() {
                 Some(why) => Err(why.to_owned()),
-                None => Ok((
-                    t["version"].as_str().unwrap_or("?").to_owned(),
-                    t["ns_per_url"].as_f64().unwrap_or(f64::NAN),
-                    t["errors"].as_u64().unwrap_or(0),
-                )),
+                None => Ok(PythonTiming {
+                    version: t["version"].as_str().unwrap_or("?").to_owned(),
+                    ns_per_url: t["ns_per_url"].as_f64().unwrap_or(f64::NAN),
+                    errors: t["errors"].as_u64().unwrap_or(0),
+                }),
             };
-            (name, r)
+            PythonTool { name, result }
         })
         .collect())
 }
@@ -174,25 +191,28 @@ pub fn run(plan: Plan, quick: bool) {
     let repeat = if quick { 1 } else { 3 };
     let dump = crate::scratch_dir().join("python-surt-keys.txt");
     let _ = std::fs::remove_file(&dump);
-    let rows = python_env()
+    let tools = python_env()
         .and_then(|env| python_rows(&env, &spinneret_testdata::path(URLS), repeat, &dump));
     let mut unavailable = Vec::new();
-    match rows {
+    match tools {
         Err(why) => unavailable.push(format!("python peers: unavailable ({why})")),
-        Ok(rows) => {
-            for (name, r) in rows {
-                match r {
+        Ok(tools) => {
+            for PythonTool { name, result } in tools {
+                match result {
                     Err(why) => unavailable.push(format!("python {name}: unavailable: {why}")),
-                    Ok((version, ns, errors)) => {
+                    Ok(t) => {
                         // Like with like: the same algorithm for surt, the
                         // safe normalizations for the others.
                         let vs = if name == "surt" { "surt" } else { "safe" };
                         table.push(vec![
-                            Cell::Text(format!("python {name} {version}")),
-                            Cell::Ns(ns),
-                            Cell::Rate(1e9 / ns),
-                            Cell::Count(errors),
-                            Cell::Text(format!("{} of spinneret {vs}", fmt_ratio(ns, ours[vs]))),
+                            Cell::Text(format!("python {name} {}", t.version)),
+                            Cell::Ns(t.ns_per_url),
+                            Cell::Rate(1e9 / t.ns_per_url),
+                            Cell::Count(t.errors),
+                            Cell::Text(format!(
+                                "{} of spinneret {vs}",
+                                fmt_ratio(t.ns_per_url, ours[vs])
+                            )),
                         ]);
                     }
                 }
