@@ -92,7 +92,8 @@ impl Kernel {
 pub struct Row {
     /// What was measured.
     pub kernel: Kernel,
-    /// Extraction workers (`--threads`); none when the row never ran.
+    /// Extraction workers (`--threads`); none when there are none to name
+    /// (the binary was not found).
     pub threads: Option<usize>,
     /// Seconds of the best run.
     pub secs: Option<f64>,
