@@ -24,8 +24,9 @@ much of the tree at every step), which makes the resiliparse DOM about 100x
 slower than the parse itself on real pages; selectolax's lexbor DOM does
 not have that cost. `--parser resiliparse` forces the resiliparse DOM.
 
-Prints one JSON object: parser, pages, html_bytes, links, seconds (the loop
-only, without interpreter start-up and imports)."""
+Prints one JSON object: parser, decoder (resiliparse, or utf-8 without it),
+pages, html_bytes, links, seconds (the loop only, without interpreter
+start-up and imports)."""
 import json
 import sys
 import time

@@ -13,40 +13,71 @@
 //! Our figures: best pass of [`Plan`] over the whole list, one
 //! `Canonicalizer` per profile (its buffers reused), the result written to
 //! a `String` per URL as a user would keep it.
+//!
+//! Output: one table of every row (ours, then Python's), the Python tools
+//! that could not run, how many `surt` keys agree with Python's, and the
+//! same table in Markdown for the README.
 
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use spinneret_canon::{Canonicalizer, Profile};
 
-use crate::pipeline_bench::bench_dir;
-use crate::python_venv;
-use crate::timing::{Plan, fmt_ns, fmt_rate, fmt_ratio, measure};
+use crate::python_env::{self, PythonEnv, Requirement};
+use crate::table::{Cell, Column, Table};
+use crate::timing::{Plan, fmt_ratio, measure};
 
 const URLS: &str = "corpus/urls/absolute_links.txt";
 
-/// The venv's python with the three tools, or why not.
-fn python_env() -> Result<PathBuf, String> {
-    let py = python_venv::python("venv-canon")?;
-    for (module, package) in [
-        ("w3lib", "w3lib"),
-        ("url_normalize", "url-normalize"),
-        ("surt", "surt"),
-    ] {
-        if !python_venv::has(&py, module) {
-            // A failure shows as an "unavailable" row from canon.py.
-            python_venv::pip_install(&py, &[package]);
-        }
-    }
-    Ok(py)
+/// The Python canonicalizers `canon.py` runs.
+const REQUIREMENTS: [Requirement; 3] = [
+    Requirement {
+        module: "w3lib",
+        package: "w3lib",
+    },
+    Requirement {
+        module: "url_normalize",
+        package: "url-normalize",
+    },
+    Requirement {
+        module: "surt",
+        package: "surt",
+    },
+];
+
+/// The venv with whichever of the three tools could be installed (a tool
+/// that could not shows as an "unavailable" row from canon.py).
+fn python_env() -> Result<PythonEnv, String> {
+    let env = PythonEnv::open("venv-canon")?;
+    env.install_missing(&REQUIREMENTS);
+    Ok(env)
 }
 
-/// One Python tool's row: (name, version, ns/URL, errors) or why not.
-type PyRow = (String, Result<(String, f64, u64), String>);
+/// What `canon.py` measured of one Python tool.
+struct PythonTool {
+    /// The tool's name in `canon.py` (`surt`, `url_normalize`, …).
+    name: String,
+    /// Its measurement, or why it could not be imported.
+    result: Result<PythonTiming, String>,
+}
 
-fn python_rows(py: &Path, urls: &Path, repeat: u32, dump: &Path) -> Result<Vec<PyRow>, String> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/canon.py");
-    let out = Command::new(py)
+/// One Python tool's best pass.
+struct PythonTiming {
+    version: String,
+    ns_per_url: f64,
+    /// URLs on which the tool raised.
+    errors: u64,
+}
+
+fn python_rows(
+    env: &PythonEnv,
+    urls: &Path,
+    repeat: u32,
+    dump: &Path,
+) -> Result<Vec<PythonTool>, String> {
+    let script = python_env::script("canon.py");
+    let out = Command::new(env.python())
         .arg(&script)
         .arg(urls)
         .args(["--repeat", &repeat.to_string()])
@@ -65,15 +96,15 @@ fn python_rows(py: &Path, urls: &Path, repeat: u32, dump: &Path) -> Result<Vec<P
         .iter()
         .map(|t| {
             let name = t["name"].as_str().unwrap_or("?").to_owned();
-            let r = match t["unavailable"].as_str() {
+            let result = match t["unavailable"].as_str() {
                 Some(why) => Err(why.to_owned()),
-                None => Ok((
-                    t["version"].as_str().unwrap_or("?").to_owned(),
-                    t["ns_per_url"].as_f64().unwrap_or(f64::NAN),
-                    t["errors"].as_u64().unwrap_or(0),
-                )),
+                None => Ok(PythonTiming {
+                    version: t["version"].as_str().unwrap_or("?").to_owned(),
+                    ns_per_url: t["ns_per_url"].as_f64().unwrap_or(f64::NAN),
+                    errors: t["errors"].as_u64().unwrap_or(0),
+                }),
             };
-            (name, r)
+            PythonTool { name, result }
         })
         .collect())
 }
@@ -119,15 +150,19 @@ fn surt_agreement(urls: &[String], dump: &Path) {
     }
 }
 
-/// Runs the benchmark and prints the table.
+/// Runs the benchmark and prints the table, then the same table in
+/// Markdown for the README.
 pub fn run(plan: Plan, quick: bool) {
     let urls = spinneret_testdata::lines(URLS);
     println!("canon: {} URLs of {URLS}", urls.len());
-    println!(
-        "{:<26} {:>12} {:>14} {:>9}",
-        "canonicalizer", "per URL", "URLs/s", "failures"
-    );
-    let mut ours = std::collections::HashMap::new();
+    let mut table = Table::new([
+        Column::left("canonicalizer"),
+        Column::right("ns/URL"),
+        Column::right("URLs/s"),
+        Column::right("failures"),
+        Column::left("vs spinneret"),
+    ]);
+    let mut ours = HashMap::new();
     for name in Profile::BUILTIN {
         let mut c = Canonicalizer::new(Profile::builtin(name).expect("built-in"));
         let mut failures = 0;
@@ -144,44 +179,57 @@ pub fn run(plan: Plan, quick: bool) {
             }
             ok
         });
-        println!(
-            "{:<26} {:>12} {:>14} {:>9}",
-            format!("spinneret {name}"),
-            fmt_ns(t.ns_per_item),
-            fmt_rate(t.items_per_sec()),
-            failures
-        );
+        table.push(vec![
+            Cell::Text(format!("spinneret {name}")),
+            Cell::Ns(t.ns_per_item),
+            Cell::Rate(t.items_per_sec()),
+            Cell::Count(failures),
+            Cell::text(""),
+        ]);
         ours.insert(name, t.ns_per_item);
     }
     let repeat = if quick { 1 } else { 3 };
-    let dump = bench_dir().join("python-surt-keys.txt");
+    let dump = crate::scratch_dir().join("python-surt-keys.txt");
     let _ = std::fs::remove_file(&dump);
-    let rows = python_env()
-        .and_then(|py| python_rows(&py, &spinneret_testdata::path(URLS), repeat, &dump));
-    match rows {
-        Err(why) => println!("python peers: unavailable ({why})"),
-        Ok(rows) => {
-            for (name, r) in rows {
-                match r {
-                    Err(why) => println!("{name:<26} unavailable: {why}"),
-                    Ok((version, ns, errors)) => {
-                        let (vs, ours_ns) = if name == "surt" {
-                            ("surt", ours["surt"])
-                        } else {
-                            ("safe", ours["safe"])
-                        };
-                        println!(
-                            "{:<26} {:>12} {:>14} {:>9}   {} of spinneret {vs}",
-                            format!("python {name} {version}"),
-                            fmt_ns(ns),
-                            fmt_rate(1e9 / ns),
-                            errors,
-                            fmt_ratio(ns, ours_ns)
-                        );
+    let tools = python_env()
+        .and_then(|env| python_rows(&env, &spinneret_testdata::path(URLS), repeat, &dump));
+    let mut unavailable = Vec::new();
+    match tools {
+        Err(why) => unavailable.push(format!("python peers: unavailable ({why})")),
+        Ok(tools) => {
+            for PythonTool { name, result } in tools {
+                match result {
+                    Err(why) => unavailable.push(format!("python {name}: unavailable: {why}")),
+                    Ok(t) => {
+                        // Like with like: the same algorithm for surt, the
+                        // safe normalizations for the others.
+                        let vs = if name == "surt" { "surt" } else { "safe" };
+                        table.push(vec![
+                            Cell::Text(format!("python {name} {}", t.version)),
+                            Cell::Ns(t.ns_per_url),
+                            Cell::Rate(1e9 / t.ns_per_url),
+                            Cell::Count(t.errors),
+                            Cell::Text(format!(
+                                "{} of spinneret {vs}",
+                                fmt_ratio(t.ns_per_url, ours[vs])
+                            )),
+                        ]);
                     }
                 }
             }
         }
     }
+    println!();
+    print!("{}", table.aligned());
+    for line in unavailable {
+        println!("{line}");
+    }
+    println!();
     surt_agreement(&urls, &dump);
+    println!();
+    println!("== markdown for README.md (ratios above 1 mean spinneret is faster) ==");
+    if quick {
+        println!("<!-- --quick run: single timed pass, do not publish -->");
+    }
+    print!("{}", table.markdown());
 }

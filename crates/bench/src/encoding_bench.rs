@@ -26,6 +26,7 @@ use std::time::Instant;
 use spinneret_encoding::determine::{DetectorInput, detect_only, tld_of};
 use spinneret_encoding::{Encoding, Policy, Sniffer, decode_with};
 
+use crate::table::{Cell, Column, Table};
 use crate::timing::Plan;
 
 /// The page list in the shared folder.
@@ -87,20 +88,33 @@ fn per_page(pages: &[Page], reps: u32, mut kernel: impl FnMut(&Page) -> usize) -
     best
 }
 
-fn row(name: &str, pages: &[&Page], times: &[u64]) {
+/// The columns of both tables; the first one's header is `first`.
+fn table(first: &str) -> Table {
+    Table::new([
+        Column::left(first),
+        Column::right("pages"),
+        Column::right("median µs"),
+        Column::right("p99 µs"),
+        Column::right("MB/s"),
+    ])
+}
+
+/// Appends the row of `name`: median and p99 of the per-page `times` (ns)
+/// and MB/s over the sum of them.
+fn push_row(table: &mut Table, name: &str, pages: &[&Page], times: &[u64]) {
     let mut sorted = times.to_vec();
     sorted.sort_unstable();
     let pct = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize] as f64 / 1000.0;
     let bytes: usize = pages.iter().map(|p| p.bytes.len()).sum();
     let total: u64 = times.iter().sum();
     let mbs = bytes as f64 / (total.max(1) as f64 / 1e9) / 1e6;
-    println!(
-        "| {name} | {} | {:.1} | {:.1} | {:.0} |",
-        pages.len(),
-        pct(0.5),
-        pct(0.99),
-        mbs
-    );
+    table.push(vec![
+        Cell::text(name),
+        Cell::Count(pages.len() as u64),
+        Cell::Fixed(pct(0.5), 1),
+        Cell::Fixed(pct(0.99), 1),
+        Cell::Fixed(mbs, 0),
+    ]);
 }
 
 /// Runs the benchmark (`Plan::QUICK`: one timed pass).
@@ -119,15 +133,25 @@ pub fn run(plan: Plan) {
         pages.len(),
         pages.iter().map(|p| p.bytes.len()).sum::<usize>() as f64 / 1e6
     );
-    println!("| kernel | pages | median µs | p99 µs | MB/s |\n|---|---:|---:|---:|---:|");
+    let mut kernels = table("kernel");
     let crawler = per_page(&pages, reps, |p| {
         sniffer(Policy::Crawler, p).decode(&p.bytes).text.len()
     });
-    row("spinneret Crawler (determine+decode)", &all, &crawler);
+    push_row(
+        &mut kernels,
+        "spinneret Crawler (determine+decode)",
+        &all,
+        &crawler,
+    );
     let browser = per_page(&pages, reps, |p| {
         sniffer(Policy::Browser, p).decode(&p.bytes).text.len()
     });
-    row("spinneret Browser (determine+decode)", &all, &browser);
+    push_row(
+        &mut kernels,
+        "spinneret Browser (determine+decode)",
+        &all,
+        &browser,
+    );
     let tlds: Vec<Option<Vec<u8>>> = pages.iter().map(|p| tld_of(&p.url)).collect();
     let mut idx = 0usize;
     let chardetng = per_page(&pages, reps, |p| {
@@ -136,7 +160,12 @@ pub fn run(plan: Plan) {
         let e = detect_only(&p.bytes, DetectorInput::Whole, tlds[i].as_deref());
         decode_with(&p.bytes, e).0.len()
     });
-    row("chardetng whole page + decode", &all, &chardetng);
+    push_row(
+        &mut kernels,
+        "chardetng whole page + decode",
+        &all,
+        &chardetng,
+    );
     for (name, input) in [
         (
             "chardetng guess only, non-ASCII + 1 KiB",
@@ -167,11 +196,12 @@ pub fn run(plan: Plan) {
         let t = per_page(&pages, reps, |p| {
             detect_only(&p.bytes, input, None).name().len()
         });
-        row(name, &all, &t);
+        push_row(&mut kernels, name, &all, &t);
     }
+    print!("{}", kernels.markdown());
 
     println!("\nspinneret Crawler by deciding step:\n");
-    println!("| step | pages | median µs | p99 µs | MB/s |\n|---|---:|---:|---:|---:|");
+    let mut by_step = table("step");
     let steps: Vec<&str> = pages
         .iter()
         .map(|p| {
@@ -188,8 +218,9 @@ pub fn run(plan: Plan) {
         let sel: Vec<usize> = (0..pages.len()).filter(|&i| steps[i] == name).collect();
         let ps: Vec<&Page> = sel.iter().map(|&i| &pages[i]).collect();
         let ts: Vec<u64> = sel.iter().map(|&i| crawler[i]).collect();
-        row(name, &ps, &ts);
+        push_row(&mut by_step, name, &ps, &ts);
     }
+    print!("{}", by_step.markdown());
 
     // Accuracy on the labelled pages (same text as the label's decoding).
     let labelled: Vec<&Page> = pages.iter().filter(|p| p.true_encoding.is_some()).collect();

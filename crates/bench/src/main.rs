@@ -1,31 +1,51 @@
 //! `spinneret-bench`: how fast spinneret is against its peers, on the shared
-//! corpus.
+//! corpus, one subcommand per stage:
+//!
+//! - `url` ([`url_bench`]): URL parsing and relative resolution, against
+//!   ada-url and url.
+//! - `tokenize` ([`tokenize_bench`]): the HTML tokenizer, against
+//!   html5ever's tokenizer and lol_html.
+//! - `encoding` ([`encoding_bench`]): determining and decoding each page's
+//!   encoding, against chardetng alone.
+//! - `canon` ([`canon_bench`]): every canonicalization profile, against the
+//!   Python canonicalizers (w3lib, url-normalize, surt).
+//! - `pipeline` ([`pipeline_bench`]): `spinneret links` end to end on a
+//!   WARC, in process and as a binary, against lol_html and a Python
+//!   pipeline (fastwarc, resiliparse, selectolax).
 //!
 //! A plain binary rather than a `cargo bench` harness: the datasets are large
 //! real-web files read from the shared folder, the output is meant to be
-//! pasted into the README, and `callgrind.sh` needs to run exactly one
-//! untimed pass of one kernel, which a harness does not allow. This file only
-//! reads the arguments; the benchmarks live in `url_bench`,
-//! `tokenize_bench` and `encoding_bench` and the timing method in `timing`.
+//! pasted into the README, and `callgrind.sh` and `callgrind-tokenize.sh`
+//! need to run exactly one untimed pass of one kernel, which a harness does
+//! not allow. This file only reads the arguments. Shared by the benchmarks:
+//! the timing method and number formats ([`timing`]), the results table and
+//! its Markdown ([`table`]), and the Python peers' virtual environments
+//! ([`python_env`]).
 //!
 //! ```text
 //! spinneret-bench url [DATASET] [--quick]
 //! spinneret-bench tokenize [--quick]
 //! spinneret-bench encoding [--quick]
+//! spinneret-bench canon [--quick]
 //! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench kernel <none|spinneret|ada|url> <DATASET>   (for callgrind.sh)
 //! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
 //!                                                  (for callgrind-tokenize.sh)
 //! ```
+//!
+//! The hidden `kernel` mode prints one line, `items=N ok=M` (the tokenizer's
+//! adds `pages=… failed=…`), which the callgrind scripts read.
 
 mod canon_bench;
 mod encoding_bench;
 mod pipeline_bench;
-mod python_venv;
+mod python_env;
+mod table;
 mod timing;
 mod tokenize_bench;
 mod url_bench;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The allocator the `spinneret` binary ships with, so that the in-process
@@ -58,7 +78,9 @@ fn usage() -> ExitCode {
          Python w3lib canonicalize_url, url-normalize and surt (in a temp venv).\n\
          \n\
          DATASET   run only this one: {} or {}\n\
-         --quick   a warm-up and one timed pass per kernel (CI smoke test)",
+         --quick   one timed pass per kernel, after a warm-up except in pipeline\n\
+         \x20         (a CI smoke test; the numbers are indicative only)\n\
+         --repeat  pipeline only: copies of the corpus in the WARC",
         url_bench::DATASETS.join(", "),
         url_bench::RELATIVE,
     );
@@ -83,58 +105,39 @@ fn main() -> ExitCode {
         }
     }
 
+    let plan = if quick { Plan::QUICK } else { Plan::THOROUGH };
     match positional.as_slice() {
-        ["url"] => {
-            run_url(None, quick);
-            ExitCode::SUCCESS
-        }
+        ["url"] => url_bench::run(None, plan, quick),
         ["url", dataset] if url_bench::is_dataset(dataset) => {
-            run_url(Some(dataset), quick);
-            ExitCode::SUCCESS
+            url_bench::run(Some(dataset), plan, quick)
         }
-        ["tokenize"] => {
-            let plan = if quick { Plan::QUICK } else { Plan::THOROUGH };
-            tokenize_bench::run(plan, quick);
-            ExitCode::SUCCESS
-        }
-        ["encoding"] => {
-            encoding_bench::run(if quick { Plan::QUICK } else { Plan::THOROUGH });
-            ExitCode::SUCCESS
-        }
-        ["canon"] => {
-            canon_bench::run(if quick { Plan::QUICK } else { Plan::THOROUGH }, quick);
-            ExitCode::SUCCESS
-        }
-        ["pipeline"] => {
-            pipeline_bench::run(quick, repeat);
-            ExitCode::SUCCESS
-        }
-        _ if repeat.is_some() => usage(),
+        ["tokenize"] => tokenize_bench::run(plan, quick),
+        ["encoding"] => encoding_bench::run(plan),
+        ["canon"] => canon_bench::run(plan, quick),
+        ["pipeline"] => pipeline_bench::run(quick, repeat),
+        // `--repeat` belongs to `pipeline` alone.
+        _ if repeat.is_some() => return usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.
         ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {
             match tokenize_bench::Kernel::from_kernel_name(kernel) {
-                Some(kernel) => {
-                    tokenize_bench::run_kernel(kernel);
-                    ExitCode::SUCCESS
-                }
-                None => usage(),
+                Some(kernel) => tokenize_bench::run_kernel(kernel),
+                None => return usage(),
             }
         }
         // Hidden: one untimed pass, for callgrind.sh.
         ["kernel", lib, dataset] if url_bench::is_dataset(dataset) => {
             match Library::from_name(lib) {
-                Some(lib) => {
-                    url_bench::run_kernel(lib, dataset);
-                    ExitCode::SUCCESS
-                }
-                None => usage(),
+                Some(lib) => url_bench::run_kernel(lib, dataset),
+                None => return usage(),
             }
         }
-        _ => usage(),
+        _ => return usage(),
     }
+    ExitCode::SUCCESS
 }
 
-fn run_url(dataset: Option<&str>, quick: bool) {
-    let plan = if quick { Plan::QUICK } else { Plan::THOROUGH };
-    url_bench::run(dataset, plan, quick);
+/// The benchmarks' scratch folder, `$TMPDIR/spinneret-bench`: generated
+/// WARCs, the Python venvs, Python's output for comparison.
+fn scratch_dir() -> PathBuf {
+    std::env::temp_dir().join("spinneret-bench")
 }

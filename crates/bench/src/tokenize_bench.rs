@@ -48,7 +48,6 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::fmt::Write as _;
 use std::hint::black_box;
 
 use html5ever::tendril::StrTendril;
@@ -61,6 +60,7 @@ use lol_html::html_content::Element;
 use lol_html::{ElementContentHandlers, HtmlRewriter, Selector, Settings};
 use spinneret_html::TokenizerOptions;
 
+use crate::table::{self, Column, Table};
 use crate::timing::{Plan, Timing, fmt_bytes, fmt_ratio, measure};
 
 /// The dataset name `kernel tokenize-<lib>` takes.
@@ -76,10 +76,16 @@ const LOL_HTML: &str = "lol_html 3";
 /// The kernels, plus `None` for the data-loading-only baseline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
+    /// Loads the pages and tokenizes nothing: the baseline callgrind
+    /// subtracts.
     None,
+    /// `spinneret_html::tokenize`, simulator on.
     Spinneret,
+    /// html5ever's tokenizer, raw-text switching in the sink.
     Html5ever,
+    /// lol_html's rewriter with no handlers.
     LolHtml,
+    /// lol_html's rewriter reading every `a[href]`.
     LolHtmlAhref,
 }
 
@@ -93,6 +99,38 @@ impl Kernel {
             "lolhtml" => Some(Kernel::LolHtml),
             "lolhtml-ahref" => Some(Kernel::LolHtmlAhref),
             _ => None,
+        }
+    }
+
+    /// The kernel's name in the output.
+    fn label(self) -> &'static str {
+        match self {
+            Kernel::None => "none",
+            Kernel::Spinneret => "spinneret-html",
+            Kernel::Html5ever => HTML5EVER,
+            Kernel::LolHtml => LOL_HTML,
+            Kernel::LolHtmlAhref => "lol_html a[href]",
+        }
+    }
+
+    /// What the kernel's count counts.
+    fn counted(self) -> &'static str {
+        match self {
+            Kernel::None => "pages",
+            Kernel::Spinneret | Kernel::Html5ever => "tokens",
+            Kernel::LolHtml => "bytes out",
+            Kernel::LolHtmlAhref => "hrefs",
+        }
+    }
+
+    /// What the kernel does, for the README's table.
+    fn what(self) -> &'static str {
+        match self {
+            Kernel::None => "loads the pages",
+            Kernel::Spinneret => "tokens, tree-builder simulator on",
+            Kernel::Html5ever => "tokenizer only, raw-text switching in the sink",
+            Kernel::LolHtml => "rewriter, no handlers (scans tag names only)",
+            Kernel::LolHtmlAhref => "rewriter, `a[href]` handler reading `href`",
         }
     }
 }
@@ -295,19 +333,25 @@ fn a_href() -> Selector {
 // ---------------------------------------------------------------------------
 // Entry points.
 
-/// One untimed pass of one kernel (for callgrind). Prints the input bytes and
-/// the kernel's count; with `Kernel::None` only the pages are loaded.
-pub fn run_kernel(kernel: Kernel) {
-    let set = Pages::load();
-    let selector = a_href();
+/// One pass of `kernel` over `set`: its count, and how many pages lol_html
+/// refused.
+fn pass(kernel: Kernel, set: &Pages, selector: &Selector) -> (usize, usize) {
     let mut failed = 0;
     let count = match kernel {
         Kernel::None => black_box(&set.pages).len(),
         Kernel::Spinneret => tokenize_spinneret(&set.pages),
         Kernel::Html5ever => tokenize_html5ever(&set.pages),
         Kernel::LolHtml => rewrite_lolhtml(&set.pages, &mut failed),
-        Kernel::LolHtmlAhref => rewrite_lolhtml_ahref(&set.pages, &selector, &mut failed),
+        Kernel::LolHtmlAhref => rewrite_lolhtml_ahref(&set.pages, selector, &mut failed),
     };
+    (count, failed)
+}
+
+/// One untimed pass of one kernel (for callgrind). Prints the input bytes and
+/// the kernel's count; with `Kernel::None` only the pages are loaded.
+pub fn run_kernel(kernel: Kernel) {
+    let set = Pages::load();
+    let (count, failed) = pass(kernel, &set, &a_href());
     println!(
         "items={} ok={count} pages={} failed={failed}",
         set.bytes,
@@ -315,12 +359,19 @@ pub fn run_kernel(kernel: Kernel) {
     );
 }
 
+/// The kernels `run` times, the reference first.
+const TIMED: [Kernel; 4] = [
+    Kernel::Spinneret,
+    Kernel::Html5ever,
+    Kernel::LolHtml,
+    Kernel::LolHtmlAhref,
+];
+
 /// One kernel's result.
 struct Row {
-    label: &'static str,
-    /// What the count means, for the output.
-    counted: &'static str,
+    kernel: Kernel,
     timing: Timing,
+    /// Pages lol_html refused in the last pass.
     failed: usize,
 }
 
@@ -347,45 +398,27 @@ pub fn run(plan: Plan, quick: bool) {
     );
 
     let selector = a_href();
-    let mut rows = Vec::new();
-    rows.push(Row {
-        label: "spinneret-html",
-        counted: "tokens",
-        timing: measure(plan, n, || tokenize_spinneret(&set.pages)),
-        failed: 0,
-    });
-    rows.push(Row {
-        label: HTML5EVER,
-        counted: "tokens",
-        timing: measure(plan, n, || tokenize_html5ever(&set.pages)),
-        failed: 0,
-    });
-    let mut failed = 0;
-    let timing = measure(plan, n, || {
-        failed = 0;
-        rewrite_lolhtml(&set.pages, &mut failed)
-    });
-    rows.push(Row {
-        label: LOL_HTML,
-        counted: "bytes out",
-        timing,
-        failed,
-    });
-    let timing = measure(plan, n, || {
-        failed = 0;
-        rewrite_lolhtml_ahref(&set.pages, &selector, &mut failed)
-    });
-    rows.push(Row {
-        label: "lol_html a[href]",
-        counted: "hrefs",
-        timing,
-        failed,
-    });
+    let rows: Vec<Row> = TIMED
+        .into_iter()
+        .map(|kernel| {
+            let mut failed = 0;
+            let timing = measure(plan, n, || {
+                let (count, f) = pass(kernel, &set, &selector);
+                failed = f;
+                count
+            });
+            Row {
+                kernel,
+                timing,
+                failed,
+            }
+        })
+        .collect();
 
-    let ours = rows[0].timing.ns_per_item;
-    for (i, row) in rows.iter().enumerate() {
+    let ours = spinneret_ns(&rows);
+    for row in &rows {
         let t = &row.timing;
-        let ratio = if i == 0 {
+        let ratio = if row.kernel == Kernel::Spinneret {
             String::new()
         } else {
             format!("peer/spinneret {}", fmt_ratio(t.ns_per_item, ours))
@@ -397,13 +430,13 @@ pub fn run(plan: Plan, quick: bool) {
         };
         println!(
             "  {:<17} {:>8} MB/s {:>8.3} ns/B {:>8.1} ms/pass  {:<19} {} {}  ({} passes{failed})",
-            row.label,
+            row.kernel.label(),
             fmt_mb_per_sec(t),
             t.ns_per_item,
             t.ns_per_item * n as f64 / 1e6,
             ratio,
             t.result,
-            row.counted,
+            row.kernel.counted(),
             t.reps,
         );
     }
@@ -413,6 +446,13 @@ pub fn run(plan: Plan, quick: bool) {
     println!();
 
     print_markdown(&rows, &set, quick);
+}
+
+/// spinneret's ns per byte: the reference of every ratio.
+fn spinneret_ns(rows: &[Row]) -> f64 {
+    rows.iter()
+        .find(|r| r.kernel == Kernel::Spinneret)
+        .map_or(f64::NAN, |r| r.timing.ns_per_item)
 }
 
 /// Input megabytes (10^6 bytes) per second.
@@ -426,36 +466,33 @@ fn fmt_mb_per_sec(t: &Timing) -> String {
 }
 
 fn print_markdown(rows: &[Row], set: &Pages, quick: bool) {
-    let ours = rows[0].timing.ns_per_item;
-    let what = [
-        "tokens, tree-builder simulator on",
-        "tokenizer only, raw-text switching in the sink",
-        "rewriter, no handlers (scans tag names only)",
-        "rewriter, `a[href]` handler reading `href`",
-    ];
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "| tokenizer ({} pages, {}) | what it does | MB/s | peer/spinneret |",
-        set.pages.len(),
-        fmt_bytes(set.bytes)
-    );
-    md.push_str("| --- | --- | ---: | ---: |\n");
-    for (row, what) in rows.iter().zip(what) {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} |",
-            row.label,
-            what,
-            fmt_mb_per_sec(&row.timing),
-            fmt_ratio(row.timing.ns_per_item, ours),
-        );
+    let ours = spinneret_ns(rows);
+    let mut md = Table::new([
+        Column::left(format!(
+            "tokenizer ({} pages, {})",
+            set.pages.len(),
+            fmt_bytes(set.bytes)
+        )),
+        Column::left("what it does"),
+        Column::right("MB/s"),
+        Column::right("peer/spinneret"),
+    ]);
+    for row in rows {
+        md.push(vec![
+            table::Cell::text(row.kernel.label()),
+            table::Cell::text(row.kernel.what()),
+            table::Cell::Text(fmt_mb_per_sec(&row.timing)),
+            table::Cell::Ratio {
+                other: row.timing.ns_per_item,
+                ours,
+            },
+        ]);
     }
     println!("== markdown for README.md (ratios above 1 mean spinneret is faster) ==");
     if quick {
         println!("<!-- --quick run: single timed pass, do not publish -->");
     }
-    print!("{md}");
+    print!("{}", md.markdown());
 }
 
 #[cfg(test)]

@@ -31,9 +31,9 @@
 //! only loads the data (library `none`).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::hint::black_box;
 
+use crate::table::{Cell, Column, Table};
 use crate::timing::{Plan, Timing, fmt_bytes, fmt_ns, fmt_rate, fmt_ratio, measure};
 
 /// The URL lists, `corpus/urls/<name>.txt` in the shared folder.
@@ -59,13 +59,18 @@ pub fn is_dataset(name: &str) -> bool {
 /// The libraries compared, plus `None` for the data-loading-only baseline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Library {
+    /// Loads the data and parses nothing: the baseline callgrind subtracts.
     None,
+    /// spinneret-url.
     Spinneret,
+    /// ada-url (the C++ library, through its Rust binding).
     Ada,
+    /// The `url` crate (servo/rust-url).
     Url,
 }
 
 impl Library {
+    /// The library the hidden `kernel <lib> <dataset>` subcommand names.
     pub fn from_name(name: &str) -> Option<Library> {
         match name {
             "none" => Some(Library::None),
@@ -79,11 +84,14 @@ impl Library {
 
 /// One URL list loaded in memory.
 pub struct Dataset {
+    /// One of [`DATASETS`].
     pub name: String,
+    /// One URL per line, byte-exact except the line terminator.
     pub urls: Vec<String>,
 }
 
 impl Dataset {
+    /// Reads `corpus/urls/<name>.txt` from the shared folder.
     pub fn load(name: &str) -> Dataset {
         Dataset {
             name: name.to_string(),
@@ -315,6 +323,8 @@ pub fn run_kernel(lib: Library, dataset: &str) {
 /// The three libraries' timings on one dataset.
 struct Row {
     dataset: String,
+    /// Whether this is the relative-resolution benchmark.
+    relative: bool,
     spinneret: Timing,
     ada: Timing,
     url: Timing,
@@ -360,6 +370,7 @@ pub fn run(selected: Option<&str>, plan: Plan, quick: bool) {
             );
             let row = Row {
                 dataset: data.name.clone(),
+                relative: false,
                 spinneret: measure(plan, n, || parse_spinneret(&data.urls)),
                 ada: measure(plan, n, || parse_ada(&data.urls)),
                 url: measure(plan, n, || parse_url(&data.urls)),
@@ -414,6 +425,7 @@ pub fn run(selected: Option<&str>, plan: Plan, quick: bool) {
         );
         let row = Row {
             dataset: format!("{RELATIVE} (relative)"),
+            relative: true,
             spinneret: measure(plan, n, || resolve_spinneret(&set)),
             ada: measure(plan, n, || resolve_ada(&set)),
             url: measure(plan, n, || resolve_url(&set)),
@@ -460,31 +472,41 @@ fn print_row(row: &Row, unit: &str, n: usize) {
 }
 
 fn print_markdown(rows: &[Row], can_rows: &[CanParseRow], quick: bool) {
-    let mut md = String::new();
-    md.push_str("| dataset | spinneret ns/URL | ada-url ns/URL | url ns/URL | ada/spinneret | url/spinneret |\n");
-    md.push_str("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+    let mut table = Table::new([
+        Column::left("dataset"),
+        Column::right("spinneret ns/URL"),
+        Column::right("ada-url ns/URL"),
+        Column::right("url ns/URL"),
+        Column::right("ada/spinneret"),
+        Column::right("url/spinneret"),
+    ]);
     for r in rows {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} |",
-            r.dataset,
-            fmt_ns(r.spinneret.ns_per_item),
-            fmt_ns(r.ada.ns_per_item),
-            fmt_ns(r.url.ns_per_item),
-            fmt_ratio(r.ada.ns_per_item, r.spinneret.ns_per_item),
-            fmt_ratio(r.url.ns_per_item, r.spinneret.ns_per_item),
-        );
+        let ours = r.spinneret.ns_per_item;
+        table.push(vec![
+            Cell::text(&r.dataset),
+            Cell::Ns(ours),
+            Cell::Ns(r.ada.ns_per_item),
+            Cell::Ns(r.url.ns_per_item),
+            Cell::Ratio {
+                other: r.ada.ns_per_item,
+                ours,
+            },
+            Cell::Ratio {
+                other: r.url.ns_per_item,
+                ours,
+            },
+        ]);
     }
     println!("== markdown for README.md (ratios above 1 mean spinneret is faster) ==");
     if quick {
         println!("<!-- --quick run: single timed pass, do not publish -->");
     }
-    print!("{md}");
+    print!("{}", table.markdown());
     if !can_rows.is_empty() {
         println!();
         print_markdown_can_parse(can_rows);
     }
-    if rows.iter().any(|r| r.dataset.starts_with(RELATIVE)) {
+    if rows.iter().any(|r| r.relative) {
         println!();
         println!(
             "Relative: every link of a page resolved against its page URL, parsed once per page; \
@@ -494,15 +516,22 @@ fn print_markdown(rows: &[Row], can_rows: &[CanParseRow], quick: bool) {
 }
 
 fn print_markdown_can_parse(rows: &[CanParseRow]) {
-    println!("| dataset | spinneret can_parse ns/URL | ada-url can_parse ns/URL | ada/spinneret |");
-    println!("| --- | ---: | ---: | ---: |");
+    let mut table = Table::new([
+        Column::left("dataset"),
+        Column::right("spinneret can_parse ns/URL"),
+        Column::right("ada-url can_parse ns/URL"),
+        Column::right("ada/spinneret"),
+    ]);
     for r in rows {
-        println!(
-            "| {} | {} | {} | {} |",
-            r.dataset,
-            fmt_ns(r.spinneret.ns_per_item),
-            fmt_ns(r.ada.ns_per_item),
-            fmt_ratio(r.ada.ns_per_item, r.spinneret.ns_per_item),
-        );
+        table.push(vec![
+            Cell::text(&r.dataset),
+            Cell::Ns(r.spinneret.ns_per_item),
+            Cell::Ns(r.ada.ns_per_item),
+            Cell::Ratio {
+                other: r.ada.ns_per_item,
+                ours: r.spinneret.ns_per_item,
+            },
+        ]);
     }
+    print!("{}", table.markdown());
 }
