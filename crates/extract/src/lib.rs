@@ -20,7 +20,7 @@
 //! ```
 //!
 //! Pipeline, per page: the encoding is determined with
-//! `spinneret-encoding` ([`Policy::Crawler`](spinneret_encoding::Policy::Crawler), the HTTP charset, the URL's TLD
+//! `spinneret-encoding` ([`Policy::Crawler`], the HTTP charset, the URL's TLD
 //! as the detector's hint) and the bytes decoded; the text is tokenized by
 //! `spinneret-html` (tree-builder simulator on, scripting off). Each start
 //! tag's link attributes go through the table of [`rules`]; links are
@@ -28,19 +28,12 @@
 //! because the document base URL — the first `<base href>`, HTML's *frozen
 //! base URL* — applies to every link, also those before it. At the end every
 //! link is parsed with `spinneret-url` against that base, with the query
-//! encoded in the document's encoding ([`DocumentQueryEncoder`](spinneret_encoding::DocumentQueryEncoder)), and handed
+//! encoded in the document's encoding ([`DocumentQueryEncoder`]), and handed
 //! to the sink.
-//!
-//! Code map: [`link`](Link) — what is reported (`Link`, `LinkKind`,
-//! `Summary`); `extractor` — `extract` and the `Extractor`: encoding,
-//! passes, resolution; `scan` — one pass over the decoded text, a token
-//! sink; `pending` — links waiting for the base URL; `anchor_text`;
-//! [`rules`] — which attributes of which elements are links; the
-//! micro-syntaxes [`srcset`], [`refresh`], [`css`] and [`header`].
 //!
 //! *Changing the encoding while parsing*: a `<meta charset>` or
 //! `<meta http-equiv=content-type>` start tag met while the confidence is
-//! tentative calls [`Determination::change_the_encoding`](spinneret_encoding::Determination::change_the_encoding) (in practice only a
+//! tentative calls [`Determination::change_the_encoding`] (in practice only a
 //! `<meta>` after the 1024-byte prescan window can disagree with the
 //! decision); on `SwitchInPlace` or `Reparse` the bytes are decoded again
 //! with the new encoding and extraction restarts, at most once (the
@@ -57,6 +50,24 @@
 //! void HTML element (e.g. `<link>`) directly inside an SVG integration
 //! point (`foreignObject`, `desc`, `title`) cannot be told from a
 //! self-closing SVG element with the tokenizer's snapshot and is taken as
+//! SVG (so it is not reported).
+//!
+//! Code map (private modules in `src/`):
+//! - `link.rs` — what is reported: [`Link`], [`LinkKind`], [`KindCounts`],
+//!   [`Summary`].
+//! - `extractor.rs` — [`extract`] and the [`Extractor`]: encoding, passes,
+//!   resolution against the base, delivery to the sink.
+//! - `scan.rs` — one pass over the decoded text: a token sink with
+//!   `start_tag`/`end_tag`/`text`, and the reused buffers.
+//! - `pending.rs` — links waiting for the base URL, free of any borrow of
+//!   the page.
+//! - `anchor_text.rs` — the text of each `<a href>`.
+//! - [`rules`] — which attributes of which elements are links; the
+//!   micro-syntaxes [`srcset`], [`refresh`], [`css`] and HTTP [`header`]s.
+//!
+//! [`Policy::Crawler`]: spinneret_encoding::Policy::Crawler
+//! [`DocumentQueryEncoder`]: spinneret_encoding::DocumentQueryEncoder
+//! [`Determination::change_the_encoding`]: spinneret_encoding::Determination::change_the_encoding
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

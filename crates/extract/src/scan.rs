@@ -9,11 +9,12 @@
 //! CSS or other raw text, whether it is inside an `<a>`, and whether the
 //! previous tag left the document in foreign (SVG/MathML) content.
 //!
-//! A start tag's attributes are read while its token lives: the wanted
-//! ones ([`Attr`]) are kept as ranges of the page text when the tokenizer
-//! lends them unchanged ([`TokenText::Input`]) and copied otherwise; the
-//! tag is handled after the token, once the simulator said whether the
-//! element is foreign.
+//! A start tag takes two calls. [`PageScan::read_start_tag`], while its
+//! token lives, keeps the wanted attributes ([`Attr`]): as ranges of the
+//! page text when the tokenizer lends them unchanged
+//! ([`TokenText::Input`]), copied otherwise. [`PageScan::start_tag`], once
+//! the token is gone and the simulator said whether the element is
+//! foreign ([`PageScan::after_tag`], after every tag), handles it.
 //!
 //! *Changing the encoding while parsing*: a `<meta>` that names an
 //! encoding while the confidence is tentative ends the pass early
