@@ -8,14 +8,15 @@
 //! containing a quote, `(` or a non-printable code point — is skipped, as
 //! CSS does).
 //!
+//! Whitespace: CSS's is newline, tab and space, and its input
+//! preprocessing turns CR, FF and CRLF into newlines. This tokenizer reads
+//! the text unpreprocessed, so CR and FF count as whitespace too: the set is
+//! exactly `u8::is_ascii_whitespace`'s (tab, LF, FF, CR, space).
+//!
 //! Invariant: never panics and runs in linear time; every returned URL is
 //! the value after CSS escapes are resolved (borrowed when it had none).
 
 use std::borrow::Cow;
-
-fn is_ws(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ')
-}
 
 fn is_name(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-' || !c.is_ascii()
@@ -98,7 +99,7 @@ fn css_urls_jumping(css: &str) -> Option<Vec<Cow<'_, str>>> {
     // The position after an `@import` keyword, while nothing but
     // whitespace and comments followed it.
     let mut import_at: Option<usize> = None;
-    let only_space = |from: usize, to: usize| b[from..to].iter().all(|&c| is_ws(c as char));
+    let only_space = |from: usize, to: usize| b[from..to].iter().all(|&c| c.is_ascii_whitespace());
     // Where the last escape outside strings ended: a name run starting
     // there continues the escape's identifier.
     let mut escape_end = usize::MAX;
@@ -210,7 +211,7 @@ fn css_urls_tokenized(css: &str) -> Vec<Cow<'_, str>> {
                 after_import = name.eq_ignore_ascii_case("import");
                 i = next.max(i + 1);
             }
-            _ if is_ws(c as char) => i += 1,
+            _ if c.is_ascii_whitespace() => i += 1,
             _ if is_name(c as char) => {
                 let start = i;
                 let (name, next) = ident(css, i);
@@ -303,7 +304,7 @@ fn escape(css: &str, i: usize) -> (char, usize) {
         // One whitespace after a hex escape is part of it (CRLF counts as one).
         if b.get(j) == Some(&b'\r') && b.get(j + 1) == Some(&b'\n') {
             j += 2;
-        } else if b.get(j).is_some_and(|&c| is_ws(c as char)) {
+        } else if b.get(j).is_some_and(|&c| c.is_ascii_whitespace()) {
             j += 1;
         }
         return (ch, j);
@@ -383,13 +384,13 @@ fn is_plain_url_byte(c: u8) -> bool {
 /// position after the closing `)`.
 fn url_function(css: &str, mut i: usize) -> (Option<Cow<'_, str>>, usize) {
     let b = css.as_bytes();
-    while i < b.len() && is_ws(b[i] as char) {
+    while i < b.len() && b[i].is_ascii_whitespace() {
         i += 1;
     }
     if let Some(&q @ (b'"' | b'\'')) = b.get(i) {
         // url("…"): a function whose argument is a string.
         let (s, mut next) = string_token(css, i + 1, q);
-        while next < b.len() && is_ws(b[next] as char) {
+        while next < b.len() && b[next].is_ascii_whitespace() {
             next += 1;
         }
         if b.get(next) == Some(&b')') {
@@ -409,7 +410,7 @@ fn url_function(css: &str, mut i: usize) -> (Option<Cow<'_, str>>, usize) {
                 let v = owned.map_or(Cow::Borrowed(&css[start..e]), Cow::Owned);
                 return ((!v.is_empty()).then_some(v), i + 1);
             }
-            _ if is_ws(c as char) => {
+            _ if c.is_ascii_whitespace() => {
                 end.get_or_insert(i);
                 i += 1;
             }
@@ -599,7 +600,7 @@ mod tests {
     /// unquoted branch.
     fn url_token_model(css: &str, mut i: usize) -> (Option<Cow<'_, str>>, usize) {
         let b = css.as_bytes();
-        while i < b.len() && super::is_ws(b[i] as char) {
+        while i < b.len() && b[i].is_ascii_whitespace() {
             i += 1;
         }
         let start = i;
@@ -613,7 +614,7 @@ mod tests {
                     let v = owned.map_or(Cow::Borrowed(&css[start..e]), Cow::Owned);
                     return ((!v.is_empty()).then_some(v), i + 1);
                 }
-                _ if super::is_ws(c as char) => {
+                _ if c.is_ascii_whitespace() => {
                     end.get_or_insert(i);
                     i += 1;
                 }

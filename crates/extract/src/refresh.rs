@@ -2,12 +2,11 @@
 //! used for `<meta http-equiv=refresh content=…>`: the URL part of the
 //! `content` attribute.
 //!
+//! The standard's *ASCII whitespace* (tab, LF, FF, CR, space) is exactly
+//! `u8::is_ascii_whitespace`.
+//!
 //! Invariant: the returned URL is a slice of the input; `None` means the
 //! value does not parse or names no URL (a refresh of the page itself).
-
-fn is_ws(c: u8) -> bool {
-    matches!(c, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
-}
 
 /// The time and the URL text of a refresh declaration, or `None` on failure.
 pub fn parse_refresh(input: &str) -> Option<(u64, Option<&str>)> {
@@ -18,7 +17,7 @@ pub fn parse_refresh(input: &str) -> Option<(u64, Option<&str>)> {
     }
     // 3. Skip ASCII whitespace.
     let mut pos = 0;
-    while pos < b.len() && is_ws(b[pos]) {
+    while pos < b.len() && b[pos].is_ascii_whitespace() {
         pos += 1;
     }
     // 5. Collect a sequence of ASCII digits: timeString.
@@ -43,17 +42,17 @@ pub fn parse_refresh(input: &str) -> Option<(u64, Option<&str>)> {
     // 10. If position is not past the end of input:
     if pos < b.len() {
         // 10.1 Not ';', ',' or ASCII whitespace: return (failure).
-        if !(b[pos] == b';' || b[pos] == b',' || is_ws(b[pos])) {
+        if !(b[pos] == b';' || b[pos] == b',' || b[pos].is_ascii_whitespace()) {
             return None;
         }
         // 10.2-10.4
-        while pos < b.len() && is_ws(b[pos]) {
+        while pos < b.len() && b[pos].is_ascii_whitespace() {
             pos += 1;
         }
         if pos < b.len() && (b[pos] == b';' || b[pos] == b',') {
             pos += 1;
         }
-        while pos < b.len() && is_ws(b[pos]) {
+        while pos < b.len() && b[pos].is_ascii_whitespace() {
             pos += 1;
         }
     }
@@ -68,12 +67,12 @@ pub fn parse_refresh(input: &str) -> Option<(u64, Option<&str>)> {
     let mut skip_quotes = !has_prefix;
     if has_prefix {
         let mut p = pos + 3;
-        while p < b.len() && is_ws(b[p]) {
+        while p < b.len() && b[p].is_ascii_whitespace() {
             p += 1;
         }
         if b.get(p) == Some(&b'=') {
             p += 1;
-            while p < b.len() && is_ws(b[p]) {
+            while p < b.len() && b[p].is_ascii_whitespace() {
                 p += 1;
             }
             pos = p;

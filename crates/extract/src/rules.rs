@@ -6,6 +6,12 @@
 //! element name, whether it is in the SVG namespace, and an attribute
 //! lookup.
 //!
+//! Every attribute the table reads is declared once, in the
+//! `read_attributes!` list below, as an `Attr`: the rules can read no
+//! other (they look attributes up by `Attr`), and the streaming
+//! extractor's choice of attributes to keep (`Attr::from_local`) and
+//! [`LINK_ATTRIBUTES`] are generated from the same list.
+//!
 //! Invariant: every emitted raw value is stripped of leading and trailing
 //! ASCII whitespace (as HTML does before parsing a URL) and is non-empty
 //! except for `href`/`src`-like attributes given as empty (an empty URL
@@ -13,30 +19,75 @@
 
 use std::borrow::Cow;
 
+use spinneret_html::LocalName;
+
 use crate::LinkKind;
 use crate::css::css_urls;
 use crate::refresh::parse_refresh;
 use crate::srcset::srcset_urls;
 
-/// Strips leading and trailing ASCII whitespace.
-pub fn strip(v: &str) -> &str {
-    v.trim_matches(|c: char| matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' '))
+macro_rules! read_attributes {
+    (
+        urls: $($url:ident = $url_name:literal),* ;
+        css: $($css:ident = $css_name:literal),* ;
+        qualifiers: $($q:ident = $q_name:literal),* ;
+    ) => {
+        /// An attribute the rules read. Each is an interned [`LocalName`]
+        /// (the variant of the same name), so the streaming extractor picks
+        /// them out of a tag by integer.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum Attr {
+            $($url,)*
+            $($css,)*
+            $($q,)*
+        }
+
+        impl Attr {
+            /// Every attribute the rules read.
+            #[cfg(test)]
+            pub(crate) const ALL: &[Attr] = &[$(Attr::$url,)* $(Attr::$css,)* $(Attr::$q,)*];
+
+            /// The attribute's name.
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $(Attr::$url => $url_name,)*
+                    $(Attr::$css => $css_name,)*
+                    $(Attr::$q => $q_name,)*
+                }
+            }
+
+            /// The attribute called `name`, if the rules read it.
+            #[inline]
+            pub(crate) fn from_local(name: LocalName) -> Option<Attr> {
+                match name {
+                    $(LocalName::$url => Some(Attr::$url),)*
+                    $(LocalName::$css => Some(Attr::$css),)*
+                    $(LocalName::$q => Some(Attr::$q),)*
+                    _ => None,
+                }
+            }
+
+            /// Whether a link can be in the value (the others only
+            /// qualify links: a `type`, a `rel`, …).
+            pub(crate) fn can_hold_link(self) -> bool {
+                matches!(self, $(Attr::$url)|* $(| Attr::$css)*)
+            }
+        }
+
+        /// The attributes whose value is a URL or holds URLs (besides
+        /// `style`, whose CSS may).
+        pub const LINK_ATTRIBUTES: &[&str] = &[$($url_name),*];
+    };
 }
 
-/// The link-bearing attributes this crate reads (besides `style`).
-pub const LINK_ATTRIBUTES: &[&str] = &[
-    "href",
-    "xlink:href",
-    "src",
-    "srcset",
-    "poster",
-    "action",
-    "formaction",
-    "data",
-    "cite",
-    "ping",
-    "content",
-];
+read_attributes! {
+    urls: Href = "href", XlinkHref = "xlink:href", Src = "src", Srcset = "srcset",
+        Poster = "poster", Action = "action", Formaction = "formaction", Data = "data",
+        Cite = "cite", Ping = "ping", Content = "content";
+    css: Style = "style";
+    qualifiers: Type = "type", Rel = "rel", Hreflang = "hreflang", As = "as",
+        HttpEquiv = "http-equiv", Charset = "charset";
+}
 
 /// Calls `emit(attribute, kind, raw)` for every link of one element, in a
 /// fixed order (the table's, not the source's). `svg` says the element is in
@@ -49,9 +100,25 @@ pub fn element_links<'v>(
     attr: impl Fn(&str) -> Option<&'v str>,
     mut emit: impl FnMut(&'static str, LinkKind, Cow<'v, str>),
 ) {
-    let mut one = |name: &'static str, kind: LinkKind| {
+    links_of(
+        element,
+        svg,
+        |a| attr(a.name()),
+        |a, kind, v| emit(a.name(), kind, v),
+    );
+}
+
+/// [`element_links`] with attributes named by [`Attr`].
+pub(crate) fn links_of<'v>(
+    element: &str,
+    svg: bool,
+    attr: impl Fn(Attr) -> Option<&'v str>,
+    mut emit: impl FnMut(Attr, LinkKind, Cow<'v, str>),
+) {
+    use Attr as A;
+    let mut one = |name: Attr, kind: LinkKind| {
         if let Some(v) = attr(name) {
-            emit(name, kind, Cow::Borrowed(strip(v)));
+            emit(name, kind, Cow::Borrowed(v.trim_ascii()));
         }
     };
     if svg {
@@ -62,61 +129,59 @@ pub fn element_links<'v>(
             _ => None,
         };
         if let Some(kind) = kind {
-            one("href", kind);
-            one("xlink:href", kind);
+            one(A::Href, kind);
+            one(A::XlinkHref, kind);
         }
     } else {
         use LinkKind as K;
         match element {
-            "a" | "area" => one("href", K::Hyperlink),
-            "link" => one("href", K::Link),
-            "img" => one("src", K::Image),
-            "source" | "audio" | "video" | "track" => one("src", K::Media),
-            "iframe" | "frame" => one("src", K::Frame),
-            "embed" => one("src", K::Embed),
-            "object" => one("data", K::Embed),
-            "script" => one("src", K::Script),
-            "form" => one("action", K::Form),
-            "button" => one("formaction", K::Form),
+            "a" | "area" => one(A::Href, K::Hyperlink),
+            "link" => one(A::Href, K::Link),
+            "img" => one(A::Src, K::Image),
+            "source" | "audio" | "video" | "track" => one(A::Src, K::Media),
+            "iframe" | "frame" => one(A::Src, K::Frame),
+            "embed" => one(A::Src, K::Embed),
+            "object" => one(A::Data, K::Embed),
+            "script" => one(A::Src, K::Script),
+            "form" => one(A::Action, K::Form),
+            "button" => one(A::Formaction, K::Form),
             "input" => {
-                if attr("type").is_some_and(|t| t.eq_ignore_ascii_case("image")) {
-                    one("src", K::Image);
+                if attr(A::Type).is_some_and(|t| t.eq_ignore_ascii_case("image")) {
+                    one(A::Src, K::Image);
                 }
-                one("formaction", K::Form);
+                one(A::Formaction, K::Form);
             }
-            "blockquote" | "q" | "del" | "ins" => one("cite", K::Citation),
+            "blockquote" | "q" | "del" | "ins" => one(A::Cite, K::Citation),
             _ => {}
         }
         if element == "video" {
-            one("poster", K::Image);
+            one(A::Poster, K::Image);
         }
         if matches!(element, "img" | "source")
-            && let Some(v) = attr("srcset")
+            && let Some(v) = attr(A::Srcset)
         {
             for u in srcset_urls(v) {
-                emit("srcset", K::Image, Cow::Borrowed(u));
+                emit(A::Srcset, K::Image, Cow::Borrowed(u));
             }
         }
         if matches!(element, "a" | "area")
-            && let Some(v) = attr("ping")
+            && let Some(v) = attr(A::Ping)
         {
-            for u in v.split(['\t', '\n', '\x0C', '\r', ' ']) {
-                if !u.is_empty() {
-                    emit("ping", K::Ping, Cow::Borrowed(u));
-                }
+            for u in v.split_ascii_whitespace() {
+                emit(A::Ping, K::Ping, Cow::Borrowed(u));
             }
         }
         if element == "meta"
-            && attr("http-equiv").is_some_and(|h| h.eq_ignore_ascii_case("refresh"))
-            && let Some(c) = attr("content")
+            && attr(A::HttpEquiv).is_some_and(|h| h.eq_ignore_ascii_case("refresh"))
+            && let Some(c) = attr(A::Content)
             && let Some((_, Some(u))) = parse_refresh(c)
         {
-            emit("content", K::Refresh, Cow::Borrowed(strip(u)));
+            emit(A::Content, K::Refresh, Cow::Borrowed(u.trim_ascii()));
         }
     }
-    if let Some(v) = attr("style") {
+    if let Some(v) = attr(A::Style) {
         for u in css_urls(v) {
-            emit("style", LinkKind::Style, strip_cow(u));
+            emit(A::Style, LinkKind::Style, trim_cow(u));
         }
     }
 }
@@ -127,20 +192,38 @@ pub fn style_text_links<'v>(
     mut emit: impl FnMut(&'static str, LinkKind, Cow<'v, str>),
 ) {
     for u in css_urls(text) {
-        emit("#text", LinkKind::Style, strip_cow(u));
+        emit("#text", LinkKind::Style, trim_cow(u));
     }
 }
 
-fn strip_cow(c: Cow<'_, str>) -> Cow<'_, str> {
+/// `c` without leading and trailing ASCII whitespace.
+fn trim_cow(c: Cow<'_, str>) -> Cow<'_, str> {
     match c {
-        Cow::Borrowed(b) => Cow::Borrowed(strip(b)),
+        Cow::Borrowed(b) => Cow::Borrowed(b.trim_ascii()),
         Cow::Owned(o) => {
-            let s = strip(&o);
+            let s = o.trim_ascii();
             if s.len() == o.len() {
                 Cow::Owned(o)
             } else {
                 Cow::Owned(s.to_owned())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_attribute_is_interned_under_its_name() {
+        for &a in Attr::ALL {
+            let local = LocalName::from_lowercase(a.name().as_bytes())
+                .unwrap_or_else(|| panic!("{} is not interned", a.name()));
+            assert_eq!(Attr::from_local(local), Some(a));
+            let in_list = LINK_ATTRIBUTES.contains(&a.name());
+            assert_eq!(a.can_hold_link(), in_list || a == Attr::Style, "{a:?}");
+        }
+        assert_eq!(Attr::from_local(LocalName::Class), None);
     }
 }

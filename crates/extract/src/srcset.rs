@@ -3,12 +3,10 @@
 //!
 //! Step names in comments are the standard's. A candidate whose descriptors
 //! fail the standard's descriptor parser is dropped, as a browser drops it.
+//! The standard's *ASCII whitespace* (tab, LF, FF, CR, space) is exactly
+//! `u8::is_ascii_whitespace`.
 //!
 //! Invariant: every returned URL is a non-empty slice of the input.
-
-fn is_ws(c: u8) -> bool {
-    matches!(c, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
-}
 
 /// The URLs of the valid image candidates of a `srcset` value, in order.
 pub fn srcset_urls(input: &str) -> Vec<&str> {
@@ -17,7 +15,7 @@ pub fn srcset_urls(input: &str) -> Vec<&str> {
     let mut pos = 0;
     loop {
         // Splitting loop: skip ASCII whitespace and commas.
-        while pos < b.len() && (is_ws(b[pos]) || b[pos] == b',') {
+        while pos < b.len() && (b[pos].is_ascii_whitespace() || b[pos] == b',') {
             pos += 1;
         }
         if pos >= b.len() {
@@ -25,7 +23,7 @@ pub fn srcset_urls(input: &str) -> Vec<&str> {
         }
         // Collect a sequence of code points that are not ASCII whitespace: url.
         let start = pos;
-        while pos < b.len() && !is_ws(b[pos]) {
+        while pos < b.len() && !b[pos].is_ascii_whitespace() {
             pos += 1;
         }
         let mut url = &input[start..pos];
@@ -35,7 +33,7 @@ pub fn srcset_urls(input: &str) -> Vec<&str> {
             url = url.trim_end_matches(',');
         } else {
             // Descriptor tokenizer.
-            while pos < b.len() && is_ws(b[pos]) {
+            while pos < b.len() && b[pos].is_ascii_whitespace() {
                 pos += 1;
             }
             let mut current_start: Option<usize> = None;
@@ -50,7 +48,7 @@ pub fn srcset_urls(input: &str) -> Vec<&str> {
                 let c = b.get(pos).copied();
                 match st {
                     St::In => match c {
-                        Some(c) if is_ws(c) => {
+                        Some(c) if c.is_ascii_whitespace() => {
                             if let Some(s) = current_start.take() {
                                 descriptors.push(&input[s..pos]);
                                 st = St::After;
@@ -88,7 +86,7 @@ pub fn srcset_urls(input: &str) -> Vec<&str> {
                         Some(_) => {}
                     },
                     St::After => match c {
-                        Some(c) if is_ws(c) => {}
+                        Some(c) if c.is_ascii_whitespace() => {}
                         None => break,
                         Some(_) => {
                             st = St::In;

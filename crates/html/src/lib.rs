@@ -34,5 +34,5 @@ pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;
 pub use simulator::Simulator;
 pub use stream::StreamTokenizer;
-pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token};
+pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token, TokenText};
 pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};

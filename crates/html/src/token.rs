@@ -7,6 +7,14 @@
 //! call to the tokenizer; [`Token::to_owned`] keeps one longer. Element and
 //! attribute names the crawler meets most are [`LocalName`]s, a small
 //! integer.
+//!
+//! Input text outlives the token, scratch text does not. A consumer that
+//! keeps attribute values past the next token (a link extractor's pending
+//! links) asks [`Attrs::select_text`], which lends each value as a
+//! [`TokenText`]: either its byte range in the input — to slice from the
+//! consumer's own `&'input str`, with the input's lifetime and no copy — or
+//! the scratch text, to copy. The tokenizer knows which (each span records
+//! it), so the consumer needs no pointer arithmetic and it costs nothing.
 
 use crate::names::LocalName;
 use std::fmt;
@@ -71,6 +79,48 @@ pub struct Attribute<'t> {
     pub value: &'t str,
 }
 
+/// Token text as the tokenizer lends it: a span of the input, unchanged,
+/// or text the tokenizer had to change (a character reference, a CR, a NUL,
+/// an upper-case letter in a name), in its scratch space.
+///
+/// For a [`Tokenizer`](crate::Tokenizer) the input is the string it was
+/// given, so [`TokenText::input_range`] slices that string into text that
+/// lives as long as it. For a [`StreamTokenizer`](crate::StreamTokenizer)
+/// the input is its own buffer, which it drains: there the range means
+/// nothing after the token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenText<'t> {
+    /// The input's bytes `start..start + text.len()`, unchanged.
+    Input {
+        /// The byte offset in the input where `text` starts.
+        start: usize,
+        /// The text (valid until the next token; the input's own slice
+        /// lives longer).
+        text: &'t str,
+    },
+    /// Text in the tokenizer's scratch space, valid until the next token.
+    Scratch(&'t str),
+}
+
+impl<'t> TokenText<'t> {
+    /// The text, wherever it lives.
+    #[inline]
+    pub fn as_str(self) -> &'t str {
+        match self {
+            TokenText::Input { text, .. } | TokenText::Scratch(text) => text,
+        }
+    }
+
+    /// The text's byte range in the input, when it is a span of it.
+    #[inline]
+    pub fn input_range(self) -> Option<std::ops::Range<usize>> {
+        match self {
+            TokenText::Input { start, text } => Some(start..start + text.len()),
+            TokenText::Scratch(_) => None,
+        }
+    }
+}
+
 /// Where a piece of token text lives: the input, or the tokenizer's
 /// scratch buffer (text that needed a change).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +142,20 @@ impl Span {
     pub fn bytes<'t>(self, input: &'t str, scratch: &'t str) -> &'t [u8] {
         let src = if self.in_scratch { scratch } else { input };
         &src.as_bytes()[self.start as usize..self.end as usize]
+    }
+
+    /// The text, saying where it lives.
+    #[inline]
+    pub fn text<'t>(self, input: &'t str, scratch: &'t str) -> TokenText<'t> {
+        let text = self.get(input, scratch);
+        if self.in_scratch {
+            TokenText::Scratch(text)
+        } else {
+            TokenText::Input {
+                start: self.start as usize,
+                text,
+            }
+        }
     }
 }
 
@@ -149,8 +213,18 @@ impl<'t> Attrs<'t> {
     /// are not looked at.
     pub fn select<T>(
         self,
-        mut pick: impl FnMut(LocalName) -> Option<T>,
+        pick: impl FnMut(LocalName) -> Option<T>,
     ) -> impl Iterator<Item = (T, &'t str)> {
+        self.select_text(pick)
+            .map(|(picked, v)| (picked, v.as_str()))
+    }
+
+    /// [`Attrs::select`], with each value as a [`TokenText`]: a span of the
+    /// input (to keep without copying) or scratch text (to copy if kept).
+    pub fn select_text<T>(
+        self,
+        mut pick: impl FnMut(LocalName) -> Option<T>,
+    ) -> impl Iterator<Item = (T, TokenText<'t>)> {
         let Attrs {
             reprs,
             input,
@@ -158,7 +232,7 @@ impl<'t> Attrs<'t> {
         } = self;
         reprs.iter().filter_map(move |r| {
             let picked = pick(r.known?)?;
-            Some((picked, r.value.get(input, scratch)))
+            Some((picked, r.value.text(input, scratch)))
         })
     }
 
@@ -335,6 +409,25 @@ mod tests {
             .filter_map(|a| Some((a.name.local()?, a.value)))
             .collect();
         assert_eq!(all, by_iter);
+    }
+
+    #[test]
+    fn select_text_says_where_each_value_lives() {
+        use crate::{Token, Tokenizer, TokenizerOptions};
+        let html = "<a href=h title='t&amp;' class=\"c\" id='A\rB'>";
+        let mut tok = Tokenizer::new(html, TokenizerOptions::default());
+        let Some(Token::StartTag(tag)) = tok.next_token() else {
+            panic!("a start tag")
+        };
+        let texts: Vec<_> = tag.attrs.select_text(Some).collect();
+        let as_strs: Vec<_> = texts.iter().map(|&(n, t)| (n, t.as_str())).collect();
+        let selected: Vec<_> = tag.attrs.select(Some).collect();
+        assert_eq!(as_strs, selected);
+        let ranges: Vec<_> = texts.iter().map(|(_, t)| t.input_range()).collect();
+        // Unchanged values are spans of the input; changed ones are not.
+        let (h, c) = (html.find("=h").unwrap() + 1, html.find("\"c").unwrap() + 1);
+        assert_eq!(ranges, [Some(h..h + 1), None, Some(c..c + 1), None]);
+        assert_eq!(texts[3].1, TokenText::Scratch("A\nB"));
     }
 
     #[test]
