@@ -25,7 +25,10 @@
 mod fast_tag;
 
 use crate::acc::Acc;
-use crate::byte_scan::{self, find_stop};
+use crate::byte_scan::{
+    self, ENDS_ATTR_NAME, ENDS_DATA_CHECKED, ENDS_TAG_NAME, ENDS_UNQUOTED_VALUE, end_of_run,
+    end_of_run_in_class,
+};
 use crate::char_ref::{NamedMatch, NumericError, match_named, numeric_replacement};
 use crate::error::{ErrorCode, ParseError};
 use crate::names::LocalName;
@@ -238,71 +241,6 @@ pub(crate) struct Core {
     attr_hasher: RandomState,
 }
 
-/// Byte classes: which bytes end a run of ordinary bytes in each context.
-const STOP_TAG_NAME: u8 = 1;
-const STOP_ATTR_NAME: u8 = 2;
-const STOP_UNQUOTED_VALUE: u8 = 4;
-/// The data state's stops plus NUL (which it reports when reporting errors).
-const STOP_DATA_CHECKED: u8 = 8;
-/// [`STOP_TAG_NAME`] and [`STOP_ATTR_NAME`] without the upper-case
-/// letters (which the fast tag path lower-cases itself).
-const STOP_TAG_NAME_ANY_CASE: u8 = 16;
-const STOP_ATTR_NAME_ANY_CASE: u8 = 32;
-
-static STOP: [u8; 256] = build_stop_table();
-
-const fn build_stop_table() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let c = i as u8;
-        let ws = matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r');
-        let special = c == 0 || c == b'\r';
-        let mut f = 0;
-        if ws || special || matches!(c, b'/' | b'>') {
-            f |= STOP_TAG_NAME_ANY_CASE;
-        }
-        if ws || special || matches!(c, b'/' | b'>') || c.is_ascii_uppercase() {
-            f |= STOP_TAG_NAME;
-        }
-        if ws || special || matches!(c, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<') {
-            f |= STOP_ATTR_NAME_ANY_CASE;
-        }
-        if ws
-            || special
-            || matches!(c, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<')
-            || c.is_ascii_uppercase()
-        {
-            f |= STOP_ATTR_NAME;
-        }
-        if ws || special || matches!(c, b'&' | b'>' | b'"' | b'\'' | b'<' | b'=' | b'`') {
-            f |= STOP_UNQUOTED_VALUE;
-        }
-        if special || matches!(c, b'<' | b'&') {
-            f |= STOP_DATA_CHECKED;
-        }
-        t[i] = f;
-        i += 1;
-    }
-    t
-}
-
-/// The first index at or after `i` whose byte is in `mask`'s class, or
-/// `b.len()`. Eight bytes are decided per branch.
-#[inline]
-fn run_end(b: &[u8], mut i: usize, mask: u8) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        if chunk.iter().fold(0, |acc, &c| acc | STOP[c as usize]) & mask != 0 {
-            break;
-        }
-        i += 8;
-    }
-    while i < b.len() && STOP[b[i] as usize] & mask == 0 {
-        i += 1;
-    }
-    i
-}
-
 /// Whether `c` after a '<' in the data state starts markup (a tag, an end
 /// tag, a markup declaration or a bogus comment), which ends a text run.
 #[inline]
@@ -310,8 +248,12 @@ fn starts_markup(c: u8) -> bool {
     c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')
 }
 
+/// Whitespace as the tokenizer states see it: tab, LF, FF and space. CR is
+/// not among them because input preprocessing normalizes newlines (CR and
+/// CRLF become LF) before tokenization; here [`Run::peek`] does it, so a
+/// state never sees a CR.
 #[inline]
-fn is_ws(b: u8) -> bool {
+fn is_ws_after_newline_normalization(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b' ')
 }
 
@@ -564,7 +506,7 @@ impl Core {
         }
         // Data state: a run of ordinary text up to a '<' that starts markup
         // (a tag open state that does not emit the '<' as text).
-        let q = find_stop::<byte_scan::Data>(b, p);
+        let q = end_of_run::<byte_scan::Data>(b, p);
         match (b.get(q)?, b.get(q + 1)?) {
             (b'<', &c) if starts_markup(c) => {
                 self.pos = q;
@@ -583,7 +525,7 @@ impl Core {
         self.scratch.clear();
         let mut text = Acc::new();
         loop {
-            let q = find_stop::<byte_scan::Data>(b, p);
+            let q = end_of_run::<byte_scan::Data>(b, p);
             text.push_input(p, q, input, &mut self.scratch);
             p = match *b.get(q)? {
                 b'<' => {
@@ -631,7 +573,7 @@ impl Core {
         }
         let mut i = start;
         loop {
-            let q = find_stop::<byte_scan::CommentData>(b, i);
+            let q = end_of_run::<byte_scan::CommentData>(b, i);
             if b.get(q)? != &b'-' {
                 // CR or NUL.
                 return None;
@@ -938,9 +880,9 @@ impl<'a> Run<'a, '_> {
     #[inline]
     fn find_data_special(&self, from: usize) -> usize {
         if self.core.report {
-            run_end(self.b, from, STOP_DATA_CHECKED)
+            end_of_run_in_class(self.b, from, ENDS_DATA_CHECKED)
         } else {
-            find_stop::<byte_scan::Data>(self.b, from)
+            end_of_run::<byte_scan::Data>(self.b, from)
         }
     }
 
@@ -1000,9 +942,9 @@ impl<'a> Run<'a, '_> {
         let mut p = start;
         loop {
             let q = if rcdata {
-                find_stop::<byte_scan::Rcdata>(self.b, p)
+                end_of_run::<byte_scan::Rcdata>(self.b, p)
             } else {
-                find_stop::<byte_scan::Rawtext>(self.b, p)
+                end_of_run::<byte_scan::Rawtext>(self.b, p)
             };
             self.push(&mut acc, p, q);
             p = q;
@@ -1141,7 +1083,7 @@ impl<'a> Run<'a, '_> {
         }
         Ok(match self.peek(from + name.len()) {
             Peek::More => return Err(NeedMore),
-            Peek::Ascii(c, _) => is_ws(c) || c == b'/' || c == b'>',
+            Peek::Ascii(c, _) => is_ws_after_newline_normalization(c) || c == b'/' || c == b'>',
             _ => false,
         })
     }
@@ -1164,9 +1106,9 @@ impl<'a> Run<'a, '_> {
         loop {
             // Runs of bytes the current sub-state emits unchanged.
             let run_end = match st {
-                S::Data => Some(find_stop::<byte_scan::ScriptData>(self.b, p)),
+                S::Data => Some(end_of_run::<byte_scan::ScriptData>(self.b, p)),
                 S::Escaped | S::DoubleEscaped => {
-                    Some(find_stop::<byte_scan::ScriptEscaped>(self.b, p))
+                    Some(end_of_run::<byte_scan::ScriptEscaped>(self.b, p))
                 }
                 _ => None,
             };
@@ -1292,7 +1234,7 @@ impl<'a> Run<'a, '_> {
                     }
                 }
                 S::DoubleEscapeStart | S::DoubleEscapeEnd => {
-                    if is_ws(c) || c == b'/' || c == b'>' {
+                    if is_ws_after_newline_normalization(c) || c == b'/' || c == b'>' {
                         let is_script = temp == Some(6);
                         st = match (st, is_script) {
                             (S::DoubleEscapeStart, true) => S::DoubleEscaped,
@@ -1757,7 +1699,7 @@ impl<'a> Run<'a, '_> {
         let mut self_closing = false;
         loop {
             if st == T::TagName {
-                let q = run_end(self.b, p, STOP_TAG_NAME);
+                let q = end_of_run_in_class(self.b, p, ENDS_TAG_NAME);
                 self.push(&mut name, p, q);
                 p = q;
             }
@@ -1774,7 +1716,7 @@ impl<'a> Run<'a, '_> {
             };
             match st {
                 T::TagName => match c {
-                    c if is_ws(c) => {
+                    c if is_ws_after_newline_normalization(c) => {
                         p += len;
                         st = T::BeforeAttrName;
                     }
@@ -1795,7 +1737,7 @@ impl<'a> Run<'a, '_> {
                     }
                 },
                 T::BeforeAttrName => match c {
-                    c if is_ws(c) => p += len,
+                    c if is_ws_after_newline_normalization(c) => p += len,
                     b'/' | b'>' => st = T::AfterAttrName,
                     b'=' => {
                         self.err(ErrorCode::UnexpectedEqualsSignBeforeAttributeName, p);
@@ -1811,10 +1753,10 @@ impl<'a> Run<'a, '_> {
                         // The common shape, name="value" with ordinary
                         // bytes, without a state transition per character
                         // class. Anything else takes the states below.
-                        let q = run_end(self.b, p, STOP_ATTR_NAME);
+                        let q = end_of_run_in_class(self.b, p, ENDS_ATTR_NAME);
                         if q > p && self.b.get(q) == Some(&b'=') && self.b.get(q + 1) == Some(&b'"')
                         {
-                            let v_end = find_stop::<byte_scan::DqValue>(self.b, q + 2);
+                            let v_end = end_of_run::<byte_scan::DqValue>(self.b, q + 2);
                             if self.b.get(v_end) == Some(&b'"') {
                                 let mut a = AttrBuild::default();
                                 self.push(&mut a.name, p, q);
@@ -1836,7 +1778,7 @@ impl<'a> Run<'a, '_> {
                 T::AttrName => {
                     let a = attr.as_mut().expect("in an attribute");
                     match c {
-                        c if is_ws(c) || c == b'/' || c == b'>' => {
+                        c if is_ws_after_newline_normalization(c) || c == b'/' || c == b'>' => {
                             self.check_duplicate(&mut attr, p);
                             st = T::AfterAttrName;
                         }
@@ -1861,7 +1803,7 @@ impl<'a> Run<'a, '_> {
                                 self.push_char(&mut n, c.to_ascii_lowercase() as char);
                             } else {
                                 // A run of ordinary name bytes at once.
-                                let q = run_end(self.b, p + len, STOP_ATTR_NAME);
+                                let q = end_of_run_in_class(self.b, p + len, ENDS_ATTR_NAME);
                                 self.push(&mut n, p, q);
                                 p = q - 1;
                             }
@@ -1871,7 +1813,7 @@ impl<'a> Run<'a, '_> {
                     }
                 }
                 T::AfterAttrName => match c {
-                    c if is_ws(c) => p += len,
+                    c if is_ws_after_newline_normalization(c) => p += len,
                     b'/' => {
                         p += 1;
                         st = T::SelfClosingStartTag;
@@ -1891,7 +1833,7 @@ impl<'a> Run<'a, '_> {
                     }
                 },
                 T::BeforeAttrValue => match c {
-                    c if is_ws(c) => p += len,
+                    c if is_ws_after_newline_normalization(c) => p += len,
                     b'"' => {
                         p += 1;
                         st = T::AttrValueDq;
@@ -1912,9 +1854,9 @@ impl<'a> Run<'a, '_> {
                     let mut v = attr.as_ref().expect("in an attribute").value;
                     // A run of ordinary value bytes at once.
                     let q = if quote == b'"' {
-                        find_stop::<byte_scan::DqValue>(self.b, p)
+                        end_of_run::<byte_scan::DqValue>(self.b, p)
                     } else {
-                        find_stop::<byte_scan::SqValue>(self.b, p)
+                        end_of_run::<byte_scan::SqValue>(self.b, p)
                     };
                     if q > p {
                         self.push(&mut v, p, q);
@@ -1942,7 +1884,7 @@ impl<'a> Run<'a, '_> {
                 T::AttrValueUnquoted => {
                     let mut v = attr.as_ref().expect("in an attribute").value;
                     match c {
-                        c if is_ws(c) => {
+                        c if is_ws_after_newline_normalization(c) => {
                             p += len;
                             st = T::BeforeAttrName;
                         }
@@ -1960,7 +1902,7 @@ impl<'a> Run<'a, '_> {
                             if matches!(c, b'"' | b'\'' | b'<' | b'=' | b'`') {
                                 self.err(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue, p);
                             }
-                            let q = run_end(self.b, p + len, STOP_UNQUOTED_VALUE);
+                            let q = end_of_run_in_class(self.b, p + len, ENDS_UNQUOTED_VALUE);
                             self.push(&mut v, p, q);
                             p = q;
                         }
@@ -1970,7 +1912,7 @@ impl<'a> Run<'a, '_> {
                     }
                 }
                 T::AfterAttrValueQuoted => match c {
-                    c if is_ws(c) => {
+                    c if is_ws_after_newline_normalization(c) => {
                         p += len;
                         st = T::BeforeAttrName;
                     }
@@ -2161,7 +2103,7 @@ impl<'a> Run<'a, '_> {
             };
             match st {
                 D::Doctype => {
-                    if is_ws(c) {
+                    if is_ws_after_newline_normalization(c) {
                         p += len;
                     } else if c != b'>' {
                         self.err(ErrorCode::MissingWhitespaceBeforeDoctypeName, p);
@@ -2169,7 +2111,7 @@ impl<'a> Run<'a, '_> {
                     st = D::BeforeName;
                 }
                 D::BeforeName => match c {
-                    c if is_ws(c) => p += len,
+                    c if is_ws_after_newline_normalization(c) => p += len,
                     b'>' => {
                         self.err(ErrorCode::MissingDoctypeName, p);
                         force_quirks = true;
@@ -2183,7 +2125,7 @@ impl<'a> Run<'a, '_> {
                 D::Name => {
                     let acc = name.as_mut().expect("name started");
                     match c {
-                        c if is_ws(c) => {
+                        c if is_ws_after_newline_normalization(c) => {
                             p += len;
                             st = D::AfterName;
                         }
@@ -2208,7 +2150,7 @@ impl<'a> Run<'a, '_> {
                     }
                 }
                 D::AfterName => match c {
-                    c if is_ws(c) => p += len,
+                    c if is_ws_after_newline_normalization(c) => p += len,
                     b'>' => emit!(p + 1),
                     _ => {
                         if self.starts_with_at(p, b"PUBLIC", true)? {
@@ -2234,7 +2176,7 @@ impl<'a> Run<'a, '_> {
                     let public = matches!(st, D::AfterPublicKeyword | D::BeforePublicId);
                     let after_keyword = matches!(st, D::AfterPublicKeyword | D::AfterSystemKeyword);
                     match c {
-                        c if is_ws(c) => {
+                        c if is_ws_after_newline_normalization(c) => {
                             p += len;
                             st = if public {
                                 D::BeforePublicId
@@ -2343,7 +2285,7 @@ impl<'a> Run<'a, '_> {
                     }
                 }
                 D::AfterPublicId | D::BetweenPublicAndSystem => match c {
-                    c if is_ws(c) => {
+                    c if is_ws_after_newline_normalization(c) => {
                         p += len;
                         st = D::BetweenPublicAndSystem;
                     }
@@ -2367,7 +2309,7 @@ impl<'a> Run<'a, '_> {
                     }
                 },
                 D::AfterSystemId => match c {
-                    c if is_ws(c) => p += len,
+                    c if is_ws_after_newline_normalization(c) => p += len,
                     b'>' => emit!(p + 1),
                     _ => {
                         self.err(
