@@ -60,7 +60,7 @@ fn drain_text(tokenizer: &mut Tokenizer<'_>) -> (String, usize) {
 fn error_counts(tokenizer: &Tokenizer<'_>) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for e in tokenizer.errors() {
-        *counts.entry(e.code.as_str()).or_insert(0) += 1;
+        *counts.entry(e.code.spec_name()).or_insert(0) += 1;
     }
     counts
 }
@@ -70,7 +70,7 @@ fn expect_errors(tokenizer: &Tokenizer<'_>, want: &[(ErrorCode, usize)]) -> Resu
     let want: BTreeMap<&str, usize> = want
         .iter()
         .filter(|(_, n)| *n > 0)
-        .map(|(c, n)| (c.as_str(), *n))
+        .map(|(c, n)| (c.spec_name(), *n))
         .collect();
     if got == want {
         Ok(())
