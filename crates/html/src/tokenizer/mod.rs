@@ -26,6 +26,8 @@ mod char_ref;
 mod comment;
 mod doctype;
 mod fast_tag;
+mod position;
+mod report;
 mod tag;
 mod text;
 
@@ -36,6 +38,7 @@ use crate::names::LocalName;
 use crate::simulator::Simulator;
 use crate::token::{AttrRepr, Attrs, Doctype, Name, Tag, Token};
 use fast_tag::Attempt;
+use position::LineCol;
 use std::collections::HashMap;
 use std::hash::RandomState;
 
@@ -178,42 +181,6 @@ enum Scan {
     End,
 }
 
-/// Line/column bookkeeping for error positions (only when reporting).
-#[derive(Clone, Copy, Debug, Default)]
-struct LineCol {
-    offset: usize,
-    line: u32,
-    col: u32,
-    after_cr: bool,
-}
-
-impl LineCol {
-    fn start() -> LineCol {
-        LineCol {
-            offset: 0,
-            line: 1,
-            col: 1,
-            after_cr: false,
-        }
-    }
-
-    /// Advances over `text` (which starts at `self.offset`).
-    fn advance(&mut self, text: &str) {
-        for c in text.chars() {
-            match c {
-                '\n' if self.after_cr => {}
-                '\n' | '\r' => {
-                    self.line += 1;
-                    self.col = 1;
-                }
-                _ => self.col += c.len_utf16() as u32,
-            }
-            self.after_cr = c == '\r';
-        }
-        self.offset += text.len();
-    }
-}
-
 /// The tokenizer core: state between tokens plus reusable buffers.
 pub(crate) struct Core {
     mode: TextMode,
@@ -313,113 +280,6 @@ impl Core {
             last_start_tag: self.last_start_tag.clone(),
             simulator: self.simulator.clone(),
         }
-    }
-
-    pub(crate) fn errors(&self) -> &[ParseError] {
-        &self.errors
-    }
-
-    /// Pre-scan of newly available input for input-stream errors, at global
-    /// offsets starting at `base_offset`.
-    pub(crate) fn scan_stream_errors(&mut self, text: &str, base_offset: usize) {
-        if !self.report {
-            return;
-        }
-        for (i, c) in text.char_indices() {
-            let v = c as u32;
-            let code = if (0x01..=0x08).contains(&v)
-                || v == 0x0B
-                || (0x0E..=0x1F).contains(&v)
-                || (0x7F..=0x9F).contains(&v)
-            {
-                ErrorCode::ControlCharacterInInputStream
-            } else if (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE) == 0xFFFE {
-                ErrorCode::NoncharacterInInputStream
-            } else {
-                continue;
-            };
-            self.stream_errors.push_back((base_offset + i, code));
-        }
-    }
-
-    /// Moves the line/column tracker to global offset `to` over `input`
-    /// (the current buffer).
-    fn track_to(&mut self, input: &str, to: usize) {
-        if to > self.lc.offset {
-            let from = self.lc.offset - self.base;
-            let end = to - self.base;
-            self.lc.advance(&input[from..end]);
-        }
-    }
-
-    /// Called by the stream before it drops `n` consumed bytes from the
-    /// front of its buffer.
-    pub(crate) fn before_drain(&mut self, input: &str, n: usize) {
-        if self.report {
-            self.track_to(input, self.base + n);
-        }
-    }
-
-    /// The line/column at global offset `global`, counted from the last
-    /// error's position when that is on the way (errors within a token come
-    /// in order, so a token with many errors stays linear), else from the
-    /// token's start.
-    fn line_col_at(&mut self, input: &str, global: usize) -> LineCol {
-        let mut lc = if self.err_lc.offset <= global && self.err_lc.offset >= self.lc.offset {
-            self.err_lc
-        } else {
-            self.lc
-        };
-        if global >= lc.offset {
-            let from = lc.offset - self.base;
-            lc.advance(&input[from..global - self.base]);
-        }
-        self.err_lc = lc;
-        lc
-    }
-
-    fn push_error(&mut self, input: &str, code: ErrorCode, offset: usize) {
-        let global = self.base + offset;
-        let lc = self.line_col_at(input, global);
-        self.errors.push(ParseError {
-            code,
-            line: lc.line,
-            col: lc.col,
-            offset: global,
-        });
-    }
-
-    /// Merges queued input-stream errors before global offset `upto` into
-    /// the errors of the token just completed (which start at `first`).
-    fn merge_stream_errors(&mut self, input: &str, first: usize, upto: usize) {
-        if self.stream_errors.is_empty() {
-            return;
-        }
-        let mut merged: Vec<ParseError> = Vec::new();
-        let tail: Vec<ParseError> = self.errors.drain(first..).collect();
-        let mut tail = tail.into_iter().peekable();
-        while let Some(&(off, code)) = self.stream_errors.front() {
-            if off >= upto {
-                break;
-            }
-            self.stream_errors.pop_front();
-            while let Some(e) = tail.peek() {
-                if e.offset < off {
-                    merged.push(tail.next().expect("peeked"));
-                } else {
-                    break;
-                }
-            }
-            let lc = self.line_col_at(input, off);
-            merged.push(ParseError {
-                code,
-                line: lc.line,
-                col: lc.col,
-                offset: off,
-            });
-        }
-        merged.extend(tail);
-        self.errors.extend(merged);
     }
 
     /// Produces the next token from `input` (the buffer; `self.pos` is the
