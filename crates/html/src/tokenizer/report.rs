@@ -10,7 +10,7 @@ use super::Core;
 use crate::error::{ErrorCode, ParseError};
 
 impl Core {
-    /// The parse errors so far, in input order.
+    /// The parse errors so far.
     pub(crate) fn errors(&self) -> &[ParseError] {
         &self.errors
     }
