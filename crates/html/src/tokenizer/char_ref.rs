@@ -12,7 +12,7 @@
 //! (`Core::fast_text_decoded`, `fast_path.rs`) and the tag fast path
 //! (`fast_tag.rs`) for attribute values. A change here changes all of them.
 
-use super::{NeedMore, Peek, R, Run};
+use super::run::{NeedMore, Peek, R, Run};
 use crate::acc::Acc;
 use crate::char_ref::{NamedMatch, NumericError, match_named, numeric_replacement};
 use crate::error::ErrorCode;

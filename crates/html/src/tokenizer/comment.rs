@@ -12,7 +12,9 @@
 //! whose data these states would give unchanged, and leaves the rest here.
 //! A change to the comment states must keep it in step.
 
-use super::{Built, NeedMore, Peek, R, Run, Scan, TextMode};
+use super::TextMode;
+use super::run::{NeedMore, Peek, R, Run};
+use super::step::{Built, Scan};
 use crate::acc::Acc;
 use crate::error::ErrorCode;
 

@@ -8,7 +8,8 @@
 //!
 //! No fast path produces a DOCTYPE token: this is its only producer.
 
-use super::{Built, NeedMore, Peek, R, Run, Scan, is_ws_after_newline_normalization};
+use super::run::{NeedMore, Peek, R, Run, is_ws_after_newline_normalization};
+use super::step::{Built, Scan};
 use crate::acc::Acc;
 use crate::error::ErrorCode;
 

@@ -17,8 +17,11 @@
 //! token from its start. So a change to the data state, the tag states or
 //! the comment states must be checked against these.
 
+use super::TextMode;
 use super::fast_tag::Attempt;
-use super::{Acc, Built, Core, Run, Scan, TextMode};
+use super::run::Run;
+use super::step::{Built, Core, Scan};
+use crate::acc::Acc;
 use crate::byte_scan::{self, end_of_run};
 
 /// Whether `c` after a '<' in the data state starts markup (a tag, an end

@@ -19,12 +19,23 @@
 //! tokenized, only how fast. It is off when errors are reported: it does
 //! not track the positions errors need.
 //! Character references in attribute values are decoded by the same code
-//! as in the tag states.
+//! as in the tag states (`char_ref.rs`).
+//!
+//! States it stands in for: the tag name, before / after attribute name,
+//! attribute name, before attribute value, attribute value (all three) and
+//! after attribute value (quoted) states, and the self-closing start tag
+//! state of `tag.rs`; a change there must be checked here. Callers:
+//! `Run::tag` in `tag.rs` and `Core::fast_scan` in `fast_path.rs`.
 
-use super::{Acc, AttrRepr, Built, LocalName, R, Run, Scan, TextMode};
+use super::TextMode;
+use super::run::{R, Run};
+use super::step::{Built, Scan};
+use crate::acc::Acc;
 use crate::byte_scan::{
     self, ENDS_ATTR_NAME_ANY_CASE, ENDS_TAG_NAME, ENDS_TAG_NAME_ANY_CASE, RUN_ENDS, end_of_run,
 };
+use crate::names::LocalName;
+use crate::token::AttrRepr;
 
 /// What the fast path made of a tag.
 pub(super) enum Attempt {

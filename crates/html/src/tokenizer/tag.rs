@@ -13,15 +13,17 @@
 //! `name="value"`. An appropriate end tag in RCDATA, RAWTEXT or script data
 //! is recognised in `text.rs` and read here from its name on.
 
+use super::TextMode;
 use super::fast_tag::Attempt;
-use super::{
-    Acc, AttrRepr, Built, LocalName, NeedMore, Peek, R, Run, Scan, TextMode,
-    is_ws_after_newline_normalization,
-};
+use super::run::{NeedMore, Peek, R, Run, is_ws_after_newline_normalization};
+use super::step::{Built, Scan};
+use crate::acc::Acc;
 use crate::byte_scan::{
     self, ENDS_ATTR_NAME, ENDS_TAG_NAME, ENDS_UNQUOTED_VALUE, end_of_run, end_of_run_in_class,
 };
 use crate::error::ErrorCode;
+use crate::names::LocalName;
+use crate::token::AttrRepr;
 use std::hash::BuildHasher;
 
 /// What a tag-building state does next.

@@ -19,9 +19,10 @@
 //! there too. Character references are decoded by `char_ref.rs` for every
 //! producer.
 
-use super::{
-    Acc, Built, NeedMore, Peek, R, Run, Scan, TextMode, is_ws_after_newline_normalization,
-};
+use super::TextMode;
+use super::run::{NeedMore, Peek, R, Run, is_ws_after_newline_normalization};
+use super::step::{Built, Scan};
+use crate::acc::Acc;
 use crate::byte_scan::{self, ENDS_DATA_CHECKED, end_of_run, end_of_run_in_class};
 use crate::error::ErrorCode;
 
