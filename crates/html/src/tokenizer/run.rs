@@ -15,9 +15,13 @@ use crate::error::ErrorCode;
 
 /// One scan from a token boundary over the current buffer.
 pub(super) struct Run<'a, 'c> {
+    /// The buffer: the input from the core's position on (and before).
     pub(super) input: &'a str,
+    /// `input`'s bytes.
     pub(super) b: &'a [u8],
+    /// Whether the buffer ends where the input ends (no more will come).
     pub(super) at_eof: bool,
+    /// The core whose token is being read.
     pub(super) core: &'c mut Core,
 }
 

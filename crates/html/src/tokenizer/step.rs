@@ -61,16 +61,24 @@ pub(super) enum Scan {
 
 /// The tokenizer core: state between tokens plus reusable buffers.
 pub(crate) struct Core {
+    /// The text mode the next token starts in.
     pub(super) mode: TextMode,
+    /// The last start tag, for *appropriate end tag* checks.
     pub(super) last_start_tag: LastTag,
+    /// The tree-builder simulator, when on.
     pub(super) simulator: Option<Simulator>,
+    /// Whether parse errors are reported (the fast paths are off if so).
     pub(super) report: bool,
     /// Offset of the buffer's first byte in the whole input.
     pub(crate) base: usize,
     /// Position in the buffer.
     pub(crate) pos: usize,
+    /// Text of the current token that is not a span of the input
+    /// (decoded, lower-cased or normalized), which its [`Acc`]s point into.
     pub(super) scratch: String,
+    /// The current tag's attributes.
     pub(super) attrs: Vec<AttrRepr>,
+    /// The parse errors so far (when reporting).
     pub(super) errors: Vec<ParseError>,
     /// Input-stream errors (control characters, noncharacters) found by
     /// the pre-scan, merged into `errors` by offset as tokens complete.
