@@ -15,7 +15,8 @@ use crate::error::ErrorCode;
 
 /// One scan from a token boundary over the current buffer.
 pub(super) struct Run<'a, 'c> {
-    /// The buffer: the input from the core's position on (and before).
+    /// The buffer; positions are offsets in it, and the token being read
+    /// starts at the core's `pos`.
     pub(super) input: &'a str,
     /// `input`'s bytes.
     pub(super) b: &'a [u8],
