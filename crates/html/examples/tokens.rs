@@ -145,7 +145,7 @@ fn main() -> ExitCode {
     }
     if show_errors && result.is_ok() {
         for e in tokenizer.errors() {
-            let line = json!({"code": e.code.as_str(), "line": e.line, "col": e.col});
+            let line = json!({"code": e.code.spec_name(), "line": e.line, "col": e.col});
             result = writeln!(out, "{line}");
             if result.is_err() {
                 break;

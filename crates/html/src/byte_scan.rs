@@ -1,26 +1,33 @@
-//! Finding the byte that ends a run of ordinary text: the tokenizer's inner
-//! loop.
+//! Where a run of ordinary bytes ends: the tokenizer's inner loop, and
+//! every byte-class table the tokenizer uses.
 //!
 //! Most of a page is runs the tokenizer copies or skips unchanged — text,
-//! attribute names and values, style sheets — and each ends only at a few
-//! kinds of byte (`<`, `&`, a quote, CR, NUL, whitespace). A byte-at-a-time
-//! table walk costs three to ten instructions per byte and a call to
-//! `memchr3` about seventy per call, which dominates the short runs between
-//! tags. Here 16 bytes are classified at once with SSE2 (part of the x86-64
-//! baseline, so no runtime detection); after four blocks without a stop, a
-//! long run goes on with `memchr`'s AVX2 search where three stop bytes
-//! suffice.
+//! attribute names and values, style sheets — and a run ends at the first
+//! byte of a small set (`<`, `&`, a quote, CR, NUL, whitespace). A
+//! byte-at-a-time table walk costs three to ten instructions per byte and a
+//! call to `memchr3` about seventy per call, which dominates the short runs
+//! between tags. Here 16 bytes are classified at once with SSE2 (part of
+//! the x86-64 baseline, so no runtime detection); after four blocks without
+//! the end of the run, a long run goes on with `memchr`'s AVX2 search where
+//! three bytes make up the set.
 //!
-//! Each set of stop bytes is a type ([`ByteSet`]): up to four exact bytes
-//! ([`Bytes`]) or a class of the tag states ([`AttrName`],
+//! Each set of bytes that end a run is a type ([`ByteSet`]): up to four
+//! exact bytes ([`Bytes`]) or a class of the tag states ([`AttrName`],
 //! [`UnquotedValue`]), so every scan is compiled with its set as constants
 //! and its first block inline.
 //!
-//! [`find_stop`] has a scalar twin, [`find_stop_scalar`], used on other
+//! [`end_of_run`] has a scalar twin, [`end_of_run_scalar`], used on other
 //! targets; the tests compare the two at every offset of every byte value
-//! in every block position, and on corpus pages.
+//! in every block position, and on corpus pages. (The URL crate's
+//! `byte_runs` module answers the same question for URL components, in the
+//! same words.)
+//!
+//! The tag states and the data state with errors reported walk runs byte by
+//! byte instead, through one table of byte classes ([`RUN_ENDS`], with
+//! [`end_of_run_in_class`]): their runs are short or rare, and one table
+//! serves several classes.
 
-/// A set of bytes that end a run.
+/// A set of bytes that end a run: a run ends at the first byte of the set.
 pub(crate) trait ByteSet {
     /// Whether `c` is in the set (the definition).
     fn contains(c: u8) -> bool;
@@ -136,49 +143,124 @@ impl ByteSet for UnquotedValue {
     }
 }
 
+/// Which kinds of run each byte ends, one bit per kind (the `ENDS_*`
+/// masks): the byte-at-a-time counterpart of the [`ByteSet`]s, for the
+/// tag states and the tag fast path's short names, and for the data state
+/// when errors are reported.
+pub(crate) static RUN_ENDS: [u8; 256] = build_run_ends();
+
+/// A tag name (tag name state): whitespace, CR, NUL, `/`, `>` and the
+/// upper-case letters (which the tag states lower-case one by one).
+pub(crate) const ENDS_TAG_NAME: u8 = 1;
+/// An attribute name (attribute name state): whitespace, CR, NUL,
+/// `/ > = " ' <` and the upper-case letters.
+pub(crate) const ENDS_ATTR_NAME: u8 = 2;
+/// An unquoted attribute value: whitespace, CR, NUL and `& > " ' < = \``.
+pub(crate) const ENDS_UNQUOTED_VALUE: u8 = 4;
+/// Data-state text when errors are reported: `<`, `&`, CR and NUL (which
+/// is reported there).
+pub(crate) const ENDS_DATA_CHECKED: u8 = 8;
+/// [`ENDS_TAG_NAME`] without the upper-case letters (which the fast tag
+/// path lower-cases itself).
+pub(crate) const ENDS_TAG_NAME_ANY_CASE: u8 = 16;
+/// [`ENDS_ATTR_NAME`] without the upper-case letters.
+pub(crate) const ENDS_ATTR_NAME_ANY_CASE: u8 = 32;
+
+const fn build_run_ends() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let ws = matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r');
+        let special = c == 0 || c == b'\r';
+        let mut f = 0;
+        if ws || special || matches!(c, b'/' | b'>') {
+            f |= ENDS_TAG_NAME_ANY_CASE;
+        }
+        if ws || special || matches!(c, b'/' | b'>') || c.is_ascii_uppercase() {
+            f |= ENDS_TAG_NAME;
+        }
+        if ws || special || matches!(c, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<') {
+            f |= ENDS_ATTR_NAME_ANY_CASE;
+        }
+        if ws
+            || special
+            || matches!(c, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<')
+            || c.is_ascii_uppercase()
+        {
+            f |= ENDS_ATTR_NAME;
+        }
+        if ws || special || matches!(c, b'&' | b'>' | b'"' | b'\'' | b'<' | b'=' | b'`') {
+            f |= ENDS_UNQUOTED_VALUE;
+        }
+        if special || matches!(c, b'<' | b'&') {
+            f |= ENDS_DATA_CHECKED;
+        }
+        t[i] = f;
+        i += 1;
+    }
+    t
+}
+
+/// The index of the first byte at or after `i` in the class `mask` of
+/// [`RUN_ENDS`], or `b.len()`. Eight bytes are decided per branch.
+#[inline]
+pub(crate) fn end_of_run_in_class(b: &[u8], mut i: usize, mask: u8) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        if chunk.iter().fold(0, |acc, &c| acc | RUN_ENDS[c as usize]) & mask != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && RUN_ENDS[b[i] as usize] & mask == 0 {
+        i += 1;
+    }
+    i
+}
+
 /// Blocks scanned with SSE2 before a long run is handed to `memchr`.
 const SHORT_BLOCKS: usize = 4;
 
 /// The index of the first byte at or after `i` that is in the set `S`, or
 /// `b.len()` (or `i`, when `i` is past the end).
 #[inline(always)]
-pub(crate) fn find_stop<S: ByteSet>(b: &[u8], i: usize) -> usize {
+pub(crate) fn end_of_run<S: ByteSet>(b: &[u8], i: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         // The first block inline: most runs are short.
         match b.get(i..i + 16) {
             Some(block) => match S::bits(block.try_into().expect("16 bytes")) {
-                0 => find_stop_after::<S>(b, i + 16),
+                0 => end_of_run_after::<S>(b, i + 16),
                 bits => i + bits.trailing_zeros() as usize,
             },
-            None => find_stop_near_end::<S>(b, i),
+            None => end_of_run_near_end::<S>(b, i),
         }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        find_stop_scalar::<S>(b, i)
+        end_of_run_scalar::<S>(b, i)
     }
 }
 
-/// The portable definition of [`find_stop`].
+/// The portable definition of [`end_of_run`].
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))] // tests only here
-pub(crate) fn find_stop_scalar<S: ByteSet>(b: &[u8], i: usize) -> usize {
+pub(crate) fn end_of_run_scalar<S: ByteSet>(b: &[u8], i: usize) -> usize {
     b.get(i..)
         .and_then(|rest| rest.iter().position(|&c| S::contains(c)))
         .map_or(b.len().max(i), |k| i + k)
 }
 
-/// [`find_stop`] after a first block without a stop.
+/// [`end_of_run`] after a first block without the end of the run.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(never)]
-fn find_stop_after<S: ByteSet>(b: &[u8], mut i: usize) -> usize {
+fn end_of_run_after<S: ByteSet>(b: &[u8], mut i: usize) -> usize {
     for _ in 1..SHORT_BLOCKS {
         match b.get(i..i + 16) {
             Some(block) => match S::bits(block.try_into().expect("16 bytes")) {
                 0 => i += 16,
                 bits => return i + bits.trailing_zeros() as usize,
             },
-            None => return find_stop_near_end::<S>(b, i),
+            None => return end_of_run_near_end::<S>(b, i),
         }
     }
     // A long run: memchr's AVX2 search when three bytes cover the set.
@@ -191,15 +273,15 @@ fn find_stop_after<S: ByteSet>(b: &[u8], mut i: usize) -> usize {
             bits => return i + bits.trailing_zeros() as usize,
         }
     }
-    find_stop_near_end::<S>(b, i)
+    end_of_run_near_end::<S>(b, i)
 }
 
-/// [`find_stop`] where fewer than 16 bytes are left after `i`: the input's
+/// [`end_of_run`] where fewer than 16 bytes are left after `i`: the input's
 /// last 16 bytes (bits of bytes before `i` shifted out), or for an input
 /// shorter than 16 bytes a zero-padded copy (padding bits masked out).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(never)]
-fn find_stop_near_end<S: ByteSet>(b: &[u8], i: usize) -> usize {
+fn end_of_run_near_end<S: ByteSet>(b: &[u8], i: usize) -> usize {
     let n = b.len();
     if i >= n {
         return i;
@@ -285,8 +367,8 @@ mod tests {
     fn check_one<S: ByteSet>(text: &[u8]) {
         for i in 0..=text.len() + 1 {
             assert_eq!(
-                find_stop::<S>(text, i),
-                find_stop_scalar::<S>(text, i),
+                end_of_run::<S>(text, i),
+                end_of_run_scalar::<S>(text, i),
                 "{} at {i} of {:?}",
                 std::any::type_name::<S>(),
                 String::from_utf8_lossy(text)
@@ -350,17 +432,17 @@ mod tests {
 
     #[test]
     fn definitions() {
-        assert_eq!(find_stop_scalar::<Data>(b"ab<c", 0), 2);
-        assert_eq!(find_stop_scalar::<Data>(b"ab\0c", 0), 4);
-        assert_eq!(find_stop_scalar::<Rcdata>(b"ab\0c", 0), 2);
-        assert_eq!(find_stop_scalar::<Rawtext>(b"a&b<", 0), 3);
-        assert_eq!(find_stop_scalar::<ScriptEscaped>(b"a&b-", 0), 3);
-        assert_eq!(find_stop_scalar::<DqValue>(b"a'b\"", 0), 3);
-        assert_eq!(find_stop_scalar::<SqValue>(b"a\"b'", 0), 3);
-        assert_eq!(find_stop_scalar::<AttrName>(b"data-x\xC3\xA9Y", 0), 8);
-        assert_eq!(find_stop_scalar::<AttrName>(b"a:b_c.d=", 0), 7);
-        assert_eq!(find_stop_scalar::<UnquotedValue>(b"/a/b?c\x7F`", 0), 7);
-        assert_eq!(find_stop_scalar::<UnquotedValue>(b"x\x01", 0), 1);
-        assert_eq!(find_stop_scalar::<Data>(b"abc", 5), 5);
+        assert_eq!(end_of_run_scalar::<Data>(b"ab<c", 0), 2);
+        assert_eq!(end_of_run_scalar::<Data>(b"ab\0c", 0), 4);
+        assert_eq!(end_of_run_scalar::<Rcdata>(b"ab\0c", 0), 2);
+        assert_eq!(end_of_run_scalar::<Rawtext>(b"a&b<", 0), 3);
+        assert_eq!(end_of_run_scalar::<ScriptEscaped>(b"a&b-", 0), 3);
+        assert_eq!(end_of_run_scalar::<DqValue>(b"a'b\"", 0), 3);
+        assert_eq!(end_of_run_scalar::<SqValue>(b"a\"b'", 0), 3);
+        assert_eq!(end_of_run_scalar::<AttrName>(b"data-x\xC3\xA9Y", 0), 8);
+        assert_eq!(end_of_run_scalar::<AttrName>(b"a:b_c.d=", 0), 7);
+        assert_eq!(end_of_run_scalar::<UnquotedValue>(b"/a/b?c\x7F`", 0), 7);
+        assert_eq!(end_of_run_scalar::<UnquotedValue>(b"x\x01", 0), 1);
+        assert_eq!(end_of_run_scalar::<Data>(b"abc", 5), 5);
     }
 }

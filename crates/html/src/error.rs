@@ -16,8 +16,8 @@ macro_rules! error_codes {
         }
 
         impl ErrorCode {
-            /// The standard's code, e.g. `"eof-in-tag"`.
-            pub fn as_str(self) -> &'static str {
+            /// The standard's name for the error, e.g. `"eof-in-tag"`.
+            pub fn spec_name(self) -> &'static str {
                 match self {
                     $(ErrorCode::$variant => $code,)*
                 }
@@ -83,7 +83,7 @@ error_codes! {
 
 impl fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(self.spec_name())
     }
 }
 

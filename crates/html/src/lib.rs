@@ -19,6 +19,9 @@
 //! exactly where a tree builder would, and tracks foreign content so CDATA
 //! sections are recognised only inside SVG and MathML.
 
+#![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 mod acc;
 mod byte_scan;
 mod char_ref;

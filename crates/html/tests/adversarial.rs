@@ -4,16 +4,17 @@
 //! tag, a million `<`, a million nested `<svg><math>`, a 50 MB unterminated
 //! comment or script, a million `&` or `&amp`, a 10 MB tag name, a million
 //! nested `<!--`, …) is tokenized at full size, at a tenth and at a
-//! hundredth of it, with error reporting off and on. Linear work gives a
-//! full/tenth time ratio of about 10 (up to 40-55 when other builds load
-//! the machine's caches and the working set grows past them), a quadratic
-//! pass about 100 every time; a ratio of 60 or more, measured three times,
-//! fails. This is a scaling check, not a duration assertion: timings are
-//! minima of 3 runs (a noisy, shared 2-core machine), and when the
-//! full-size run takes under 5 ms the ratio is not checked — that is all
-//! noise, and a quadratic pass over megabytes takes seconds. The hundredth
-//! is there so that a quadratic case fails fast: every run has a deadline of
-//! 60 times the previous size's time (see [`scaling`]).
+//! hundredth of it, with error reporting off and on. The cost of a run is
+//! the CPU time of the thread that does it (see `support/cpu_time.rs`),
+//! not wall-clock time, so other processes loading the machine do not move
+//! it. Linear work gives a full/tenth cost ratio of about 10 (more when
+//! the working set grows past the caches), a quadratic pass about 100; a
+//! ratio of 60 or more, in each of up to three measurements, fails. Costs
+//! are minima of 3 runs, and when the full-size run costs under 5 ms of CPU
+//! the ratio is not checked — that is all noise, and a quadratic pass over
+//! megabytes takes seconds. The hundredth is there so that a quadratic case
+//! fails fast instead of hanging: every run has a budget of 60 times the
+//! previous size's CPU time (see [`scaling`]).
 //!
 //! The full-size tokens are then checked for sense (one start tag with as
 //! many attributes as distinct names, all the text back, the expected
@@ -23,13 +24,24 @@
 //! comment and script, the 10 MB attribute value and tag name) to
 //! [`StreamTokenizer`] in 64 KiB chunks: a token that spans many chunks
 //! must not be rescanned from its start on every chunk.
+//!
+//! Per-thread CPU clocks are read through POSIX calls declared for 64-bit
+//! Linux, so these tests are compiled for that target only.
+
+#![cfg(all(target_os = "linux", target_pointer_width = "64"))]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod support {
+    pub mod cpu_time;
+}
 
 use spinneret_html::{ErrorCode, StreamTokenizer, Token, Tokenizer, TokenizerOptions};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::{Arc, mpsc};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use support::cpu_time::{self, ThreadClock};
 
 const MB: usize = 1_000_000;
 
@@ -60,7 +72,7 @@ fn drain_text(tokenizer: &mut Tokenizer<'_>) -> (String, usize) {
 fn error_counts(tokenizer: &Tokenizer<'_>) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for e in tokenizer.errors() {
-        *counts.entry(e.code.as_str()).or_insert(0) += 1;
+        *counts.entry(e.code.spec_name()).or_insert(0) += 1;
     }
     counts
 }
@@ -70,7 +82,7 @@ fn expect_errors(tokenizer: &Tokenizer<'_>, want: &[(ErrorCode, usize)]) -> Resu
     let want: BTreeMap<&str, usize> = want
         .iter()
         .filter(|(_, n)| *n > 0)
-        .map(|(c, n)| (c.as_str(), *n))
+        .map(|(c, n)| (c.spec_name(), *n))
         .collect();
     if got == want {
         Ok(())
@@ -459,7 +471,7 @@ fn pathological_inputs_tokenize_in_linear_time() {
             continue;
         }
         // The sense check, at full size unless a smaller size was the
-        // largest to finish in time.
+        // largest to finish within its CPU-time budget.
         let input = (case.build)(largest);
         let mut tokenizer = Tokenizer::new(
             &input,
@@ -483,20 +495,20 @@ fn pathological_inputs_tokenize_in_linear_time() {
 
 /// What [`scaling`] found for one family of inputs.
 struct Scaling {
-    /// A super-linear time or a run that overran its deadline.
+    /// A super-linear cost or a run that overran its budget.
     problem: Option<String>,
-    /// The largest `n` all of whose runs finished in time (0 if none).
+    /// The largest `n` all of whose runs finished within budget (0 if
+    /// none).
     largest: usize,
 }
 
-/// Times `run` on `build(n / 100)`, `build(n / 10)` and `build(n)` (the
-/// minimum of 3 runs each) and checks that the full size costs less than 60
-/// times the tenth in at least one of up to three measurements (when it
-/// takes over 5 ms). Each run happens in a worker
-/// thread under a deadline — 60 times the previous size's time, at least
-/// 2 s (60 s for the first size) — so that a quadratic case fails in
-/// seconds instead of hanging the suite (an overrunning run gets 30 s more
-/// to end before it is left running on its own).
+/// Measures `run` on `build(n / 100)`, `build(n / 10)` and `build(n)` (the
+/// minimum CPU time of 3 runs each) and checks that the full size costs
+/// less than 60 times the tenth in at least one of up to three measurements
+/// (when it costs over 5 ms). Each run happens in a worker thread under a
+/// CPU-time budget — 60 times the previous size's cost, at least 2 s (60 s
+/// for the first size) — so that a quadratic case fails in seconds of CPU
+/// instead of hanging the suite (an overrunning run is left to itself).
 fn scaling(
     label: &str,
     n: usize,
@@ -505,38 +517,38 @@ fn scaling(
     run: fn(&str, &TokenizerOptions) -> usize,
 ) -> Scaling {
     let sizes = [n / 100, n / 10, n];
-    let mut times: Vec<Duration> = Vec::new();
+    let mut costs: Vec<Duration> = Vec::new();
     let mut largest = 0;
     let mut problem = None;
     for &size in &sizes {
-        let deadline = times.last().map_or(Duration::from_secs(60), |t| {
+        let budget = costs.last().map_or(Duration::from_secs(60), |t| {
             (*t * 60).max(Duration::from_secs(2))
         });
         let input: Arc<str> = build(size).into();
-        match min_time_within(&input, options, run, deadline) {
+        match min_cpu_time_within(&input, options, run, budget) {
             Some(t) => {
-                times.push(t);
+                costs.push(t);
                 largest = size;
             }
             None => {
                 problem = Some(format!(
-                    "{label}: super-linear: a run at n = {size} did not finish within {deadline:.3?} \
-                     (times so far, from n = {}: {times:.3?})",
+                    "{label}: super-linear: a run at n = {size} did not finish within \
+                     {budget:.3?} of CPU time (costs so far, from n = {}: {costs:.3?})",
                     sizes[0]
                 ));
                 break;
             }
         }
     }
-    let show = |i: usize| times.get(i).map_or("—".to_owned(), |t| format!("{t:.3?}"));
-    let ratio = match (times.get(1), times.get(2)) {
+    let show = |i: usize| costs.get(i).map_or("—".to_owned(), |t| format!("{t:.3?}"));
+    let ratio = match (costs.get(1), costs.get(2)) {
         (Some(tenth), Some(full)) => {
             Some((full.as_secs_f64() / tenth.as_secs_f64().max(1e-9), *full))
         }
         _ => None,
     };
     println!(
-        "{label:<62} 1/100 {:>10}  1/10 {:>10}  full {:>10}  ratio {}",
+        "{label:<62} CPU 1/100 {:>10}  1/10 {:>10}  full {:>10}  ratio {}",
         show(0),
         show(1),
         show(2),
@@ -546,14 +558,15 @@ fn scaling(
         && full > Duration::from_millis(5)
         && r >= 60.0
     {
-        // Linear work with a growing working set (a 100k-entry hash map,
-        // megabytes of attributes) can show a ratio of 40-55 when another
-        // build loads the 2-core machine and its caches; a quadratic
-        // algorithm shows ~100 every time. Measure the pair up to twice
-        // more and fail only if every measurement stays at 60 or above.
+        // Linear work with a working set that grows past the caches (a
+        // 100k-entry hash map, megabytes of attributes) can cost more per
+        // byte at full size, more so when other processes share the caches;
+        // a quadratic algorithm shows ~100 every time. Measure the pair up
+        // to twice more and fail only if every measurement stays at 60 or
+        // above.
         let again = |size: usize| {
             let input: Arc<str> = build(size).into();
-            min_time_within(&input, options, run, Duration::from_secs(120))
+            min_cpu_time_within(&input, options, run, Duration::from_secs(120))
         };
         let mut worst_case_is_linear = false;
         let mut ratios = vec![format!("{r:.1}")];
@@ -582,37 +595,60 @@ fn scaling(
     Scaling { problem, largest }
 }
 
-/// The minimum time of 3 runs of `run` over `input`, done in a worker
-/// thread; `None` when a run takes longer than `deadline`.
-fn min_time_within(
+/// How often the watcher looks at the worker's CPU clock. Only the
+/// worker's CPU time decides whether a run is over budget; this is how
+/// soon that is noticed.
+const POLL: Duration = Duration::from_millis(20);
+
+/// The minimum CPU time of 3 runs of `run` over `input`, done in a worker
+/// thread; `None` when a run consumes more than `budget` of CPU time (or
+/// panics).
+fn min_cpu_time_within(
     input: &Arc<str>,
     options: &TokenizerOptions,
     run: fn(&str, &TokenizerOptions) -> usize,
-    deadline: Duration,
+    budget: Duration,
 ) -> Option<Duration> {
+    const RUNS: usize = 3;
     let (tx, rx) = mpsc::channel();
     let (input, options) = (Arc::clone(input), options.clone());
-    thread::spawn(move || {
-        for _ in 0..3 {
-            let start = Instant::now();
+    let worker = thread::spawn(move || {
+        for _ in 0..RUNS {
+            let start = cpu_time::current_thread();
             black_box(run(&input, &options));
-            if tx.send(start.elapsed()).is_err() {
+            if tx.send(cpu_time::current_thread() - start).is_err() {
                 return;
             }
         }
     });
+    let clock = ThreadClock::of(&worker);
     let mut best: Option<Duration> = None;
-    for _ in 0..3 {
-        match rx.recv_timeout(deadline) {
-            Ok(t) => best = Some(best.map_or(t, |b| b.min(t))),
-            Err(_) => {
-                // Give the overrunning run a while to end, so that it does
-                // not disturb the timings that follow; then leave it.
-                let _ = rx.recv_timeout(Duration::from_secs(30));
-                return None;
+    // The worker's CPU time when its current run started (approximately:
+    // the runs before it, reported, plus thread start-up).
+    let mut spent_before = Duration::ZERO;
+    let mut done = 0;
+    while done < RUNS {
+        match rx.recv_timeout(POLL) {
+            Ok(t) => {
+                best = Some(best.map_or(t, |b| b.min(t)));
+                spent_before += t;
+                done += 1;
             }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // No clock: the worker has ended; its last reports are on
+                // the way.
+                if let Some(now) = clock.as_ref().and_then(ThreadClock::now)
+                    && now.saturating_sub(spent_before) > budget
+                {
+                    // Over budget: leave the run to itself (a thread cannot
+                    // be stopped) and report it.
+                    return None;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
         }
     }
+    worker.join().ok()?;
     best
 }
 

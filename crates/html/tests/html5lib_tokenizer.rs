@@ -236,7 +236,7 @@ fn tokens(
     let errors = tokenizer
         .errors()
         .iter()
-        .map(|e| format!("{} {}:{}", e.code.as_str(), e.line, e.col))
+        .map(|e| format!("{} {}:{}", e.code.spec_name(), e.line, e.col))
         .collect();
     (coalesce(got), errors)
 }

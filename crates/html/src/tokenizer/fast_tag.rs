@@ -19,11 +19,23 @@
 //! tokenized, only how fast. It is off when errors are reported: it does
 //! not track the positions errors need.
 //! Character references in attribute values are decoded by the same code
-//! as in the tag states.
+//! as in the tag states (`char_ref.rs`).
+//!
+//! States it stands in for: the tag name, before / after attribute name,
+//! attribute name, before attribute value, attribute value (all three) and
+//! after attribute value (quoted) states, and the self-closing start tag
+//! state of `tag.rs`; a change there must be checked here. Callers:
+//! `Run::tag` in `tag.rs` and `Core::fast_scan` in `fast_path.rs`.
 
-use super::{Acc, AttrRepr, Built, LocalName, R, Run, STOP, Scan, TextMode};
-use super::{STOP_ATTR_NAME_ANY_CASE, STOP_TAG_NAME, STOP_TAG_NAME_ANY_CASE};
-use crate::byte_scan::{self, find_stop};
+use super::TextMode;
+use super::run::{R, Run};
+use super::step::{Built, Scan};
+use crate::acc::Acc;
+use crate::byte_scan::{
+    self, ENDS_ATTR_NAME_ANY_CASE, ENDS_TAG_NAME, ENDS_TAG_NAME_ANY_CASE, RUN_ENDS, end_of_run,
+};
+use crate::names::LocalName;
+use crate::token::AttrRepr;
 
 /// What the fast path made of a tag.
 pub(super) enum Attempt {
@@ -64,13 +76,14 @@ impl Run<'_, '_> {
             .map_or(self.b.len(), |k| i + 2 + k)
     }
 
-    /// The first index at or after `i` whose byte is in `mask`'s class.
+    /// The first index at or after `i` whose byte is in the class `mask` of
+    /// [`RUN_ENDS`].
     /// Names are short: a plain loop beats a block scan.
     #[inline]
     fn short_run_end(&self, i: usize, mask: u8) -> usize {
         self.b[i..]
             .iter()
-            .position(|&c| STOP[c as usize] & mask != 0)
+            .position(|&c| RUN_ENDS[c as usize] & mask != 0)
             .map_or(self.b.len(), |k| i + k)
     }
 
@@ -81,10 +94,10 @@ impl Run<'_, '_> {
     pub(super) fn fast_tag(&mut self, name_start: usize, end: bool) -> R<Attempt> {
         use Attempt::GiveUp;
         // Tag name state: name bytes up to whitespace, '/' or '>', lower-cased.
-        let mut name_end = self.short_run_end(name_start, STOP_TAG_NAME);
+        let mut name_end = self.short_run_end(name_start, ENDS_TAG_NAME);
         let upper = self.b.get(name_end).is_some_and(u8::is_ascii_uppercase);
         if upper {
-            name_end = self.short_run_end(name_end, STOP_TAG_NAME_ANY_CASE);
+            name_end = self.short_run_end(name_end, ENDS_TAG_NAME_ANY_CASE);
         }
         match self.b.get(name_end) {
             Some(&c) if is_tag_ws(c) || c == b'/' || c == b'>' => {}
@@ -109,17 +122,17 @@ impl Run<'_, '_> {
                 }
                 return Ok(self.fast_emit(end, known, name, true, p + 1));
             }
-            if STOP[c as usize] & STOP_ATTR_NAME_ANY_CASE != 0 {
+            if RUN_ENDS[c as usize] & ENDS_ATTR_NAME_ANY_CASE != 0 {
                 // '=', a quote, '<' or NUL.
                 return Ok(GiveUp);
             }
             // Attribute name state.
             let attr_start = p;
-            let mut attr_end = find_stop::<byte_scan::AttrName>(self.b, p + 1);
+            let mut attr_end = end_of_run::<byte_scan::AttrName>(self.b, p + 1);
             let upper =
                 c.is_ascii_uppercase() || self.b.get(attr_end).is_some_and(u8::is_ascii_uppercase);
             if upper {
-                attr_end = self.short_run_end(attr_end, STOP_ATTR_NAME_ANY_CASE);
+                attr_end = self.short_run_end(attr_end, ENDS_ATTR_NAME_ANY_CASE);
             }
             match self.b.get(attr_end) {
                 Some(&c) if is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=') => {}
@@ -139,9 +152,9 @@ impl Run<'_, '_> {
                             p += 1;
                             loop {
                                 let v_end = if q == b'"' {
-                                    find_stop::<byte_scan::DqValue>(self.b, p)
+                                    end_of_run::<byte_scan::DqValue>(self.b, p)
                                 } else {
-                                    find_stop::<byte_scan::SqValue>(self.b, p)
+                                    end_of_run::<byte_scan::SqValue>(self.b, p)
                                 };
                                 self.push(&mut value, p, v_end);
                                 p = v_end;
@@ -159,7 +172,7 @@ impl Run<'_, '_> {
                         Some(_) => {
                             // Attribute value (unquoted) state.
                             loop {
-                                let v_end = find_stop::<byte_scan::UnquotedValue>(self.b, p);
+                                let v_end = end_of_run::<byte_scan::UnquotedValue>(self.b, p);
                                 self.push(&mut value, p, v_end);
                                 p = v_end;
                                 match self.b.get(p) {

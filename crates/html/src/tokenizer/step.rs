@@ -1,0 +1,299 @@
+//! The step loop: [`Core`], the tokenizer's state between tokens, and
+//! [`Core::step`], which produces one token.
+//!
+//! A step tries the fast paths first (`fast_path.rs`, which may call the
+//! tag fast path of `fast_tag.rs`), then the general step,
+//! [`Core::scan_states`], which runs the spec states (through
+//! [`Run::scan`](super::run::Run::scan)) from the current text mode. A
+//! state builds a [`Built`] token of spans of the input or of scratch space
+//! ([`Acc`]); the step then lets the tree-builder simulator act on a tag
+//! (switching the text mode where a tree builder would) and lends the
+//! token out ([`Core::view`]).
+//!
+//! A step that finds the buffer ending inside a token returns
+//! [`Step::NeedMore`] having changed nothing (position, text mode, errors
+//! all restored), so the caller can append input and call again.
+
+use super::position::LineCol;
+use super::run::Run;
+use super::{LastTag, Snapshot, TextMode, TokenizerOptions};
+use crate::acc::Acc;
+use crate::error::{ErrorCode, ParseError};
+use crate::names::LocalName;
+use crate::simulator::Simulator;
+use crate::token::{AttrRepr, Attrs, Doctype, Name, Tag, Token};
+use std::collections::HashMap;
+use std::hash::RandomState;
+
+/// What one call of the core produced.
+pub(crate) enum Step<'t> {
+    Token(Token<'t>),
+    NeedMore,
+    End,
+}
+
+/// A token as built, before it is lent out.
+pub(super) enum Built {
+    Text(Acc),
+    Comment(Acc),
+    Doctype {
+        name: Option<Acc>,
+        public_id: Option<Acc>,
+        system_id: Option<Acc>,
+        force_quirks: bool,
+    },
+    Tag {
+        end: bool,
+        known: Option<LocalName>,
+        name: Acc,
+        self_closing: bool,
+    },
+}
+
+/// Outcome of scanning from a token boundary.
+pub(super) enum Scan {
+    Built(Built),
+    /// Input was consumed but produced no token (e.g. `</>`); go on.
+    Nothing,
+    NeedMore,
+    End,
+}
+
+/// The tokenizer core: state between tokens plus reusable buffers.
+pub(crate) struct Core {
+    /// The text mode the next token starts in.
+    pub(super) mode: TextMode,
+    /// The last start tag, for *appropriate end tag* checks.
+    pub(super) last_start_tag: LastTag,
+    /// The tree-builder simulator, when on.
+    pub(super) simulator: Option<Simulator>,
+    /// Whether parse errors are reported (the fast paths are off if so).
+    pub(super) report: bool,
+    /// Offset of the buffer's first byte in the whole input.
+    pub(crate) base: usize,
+    /// Position in the buffer.
+    pub(crate) pos: usize,
+    /// Text of the current token that is not a span of the input
+    /// (decoded, lower-cased or normalized), which its [`Acc`]s point into.
+    pub(super) scratch: String,
+    /// The current tag's attributes.
+    pub(super) attrs: Vec<AttrRepr>,
+    /// The parse errors so far (when reporting).
+    pub(super) errors: Vec<ParseError>,
+    /// Input-stream errors (control characters, noncharacters) found by
+    /// the pre-scan, merged into `errors` by offset as tokens complete.
+    pub(super) stream_errors: std::collections::VecDeque<(usize, ErrorCode)>,
+    /// Position of `lc` is at or before the start of the current token.
+    pub(super) lc: LineCol,
+    /// The position of the last error (a cache for `line_col_at`).
+    pub(super) err_lc: LineCol,
+    /// Names of the current tag's attributes, filled only for tags with
+    /// many attributes (the duplicate check stays linear); `attr_set_used`
+    /// says whether it describes the current tag.
+    pub(super) attr_set: HashMap<u64, u32>,
+    pub(super) attr_set_used: bool,
+    pub(super) attr_hasher: RandomState,
+}
+
+impl Core {
+    pub(crate) fn new(options: &TokenizerOptions) -> Core {
+        Core {
+            mode: options.initial_state,
+            last_start_tag: options
+                .last_start_tag
+                .as_deref()
+                .map(LastTag::from_name)
+                .unwrap_or_default(),
+            simulator: options
+                .simulate_tree_builder
+                .then(|| Simulator::new(options.scripting)),
+            report: options.report_errors,
+            base: 0,
+            pos: 0,
+            scratch: String::new(),
+            attrs: Vec::new(),
+            errors: Vec::new(),
+            stream_errors: Default::default(),
+            lc: LineCol::start(),
+            err_lc: LineCol::start(),
+            attr_set: HashMap::new(),
+            attr_set_used: false,
+            attr_hasher: RandomState::new(),
+        }
+    }
+
+    pub(crate) fn from_snapshot(snapshot: &Snapshot, options: &TokenizerOptions) -> Core {
+        let mut core = Core::new(options);
+        core.mode = snapshot.mode;
+        core.last_start_tag = snapshot.last_start_tag.clone();
+        core.simulator = snapshot.simulator.clone();
+        core
+    }
+
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            mode: self.mode,
+            last_start_tag: self.last_start_tag.clone(),
+            simulator: self.simulator.clone(),
+        }
+    }
+
+    /// Produces the next token from `input` (the buffer; `self.pos` is the
+    /// current position in it).
+    #[inline]
+    pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
+        let built = match self.fast_scan(input, at_eof) {
+            Some(built) => built,
+            None => match self.scan_states(input, at_eof) {
+                Ok(built) => built,
+                Err(step) => return step,
+            },
+        };
+        if let Built::Tag {
+            end,
+            known,
+            name,
+            self_closing,
+        } = &built
+            && self
+                .simulator
+                .as_ref()
+                .is_none_or(|sim| sim.acts_on(*end, *known))
+        {
+            let attrs = Attrs {
+                reprs: &self.attrs,
+                input,
+                scratch: &self.scratch,
+            };
+            let tag_name = match known {
+                Some(n) => Name::Known(*n),
+                None => Name::Other(name.get(input, &self.scratch)),
+            };
+            if *end {
+                if let Some(sim) = &mut self.simulator {
+                    sim.end_tag(tag_name);
+                }
+            } else if let Some(sim) = &mut self.simulator {
+                // The last start tag matters only in the text
+                // modes the simulator switches to, right after
+                // the tag that switched: record it then.
+                if let Some(mode) = sim.start_tag(tag_name, &attrs, *self_closing) {
+                    self.mode = mode;
+                    self.last_start_tag = LastTag::from_known(*known, tag_name.as_str());
+                }
+            } else {
+                self.last_start_tag = LastTag::from_known(*known, tag_name.as_str());
+            }
+        }
+        Step::Token(self.view(built, input))
+    }
+
+    /// The general step: any token in any state, with errors; `Err` is the
+    /// step's result when no token was built (the end, or more input
+    /// needed).
+    #[inline(never)]
+    pub(super) fn scan_states<'t>(
+        &mut self,
+        input: &'t str,
+        at_eof: bool,
+    ) -> Result<Built, Step<'t>> {
+        if self.mode == TextMode::Data && !self.report {
+            let fast = if input.as_bytes().get(self.pos) == Some(&b'<') {
+                self.fast_comment(input)
+            } else {
+                self.fast_text_decoded(input, at_eof)
+            };
+            if let Some(built) = fast {
+                return Ok(built);
+            }
+        }
+        loop {
+            let start = self.pos;
+            let mode = self.mode;
+            let nerr = self.errors.len();
+            self.scratch.clear();
+            self.attrs.clear();
+            let mut run = Run {
+                input,
+                b: input.as_bytes(),
+                at_eof,
+                core: self,
+            };
+            match run.scan(start) {
+                Scan::NeedMore => {
+                    self.pos = start;
+                    self.mode = mode;
+                    self.errors.truncate(nerr);
+                    return Err(Step::NeedMore);
+                }
+                Scan::End => {
+                    if self.report {
+                        let end = self.base + input.len() + 1;
+                        self.merge_stream_errors(input, nerr, end);
+                    }
+                    return Err(Step::End);
+                }
+                Scan::Nothing => {
+                    if self.report {
+                        let upto = self.base + self.pos;
+                        self.merge_stream_errors(input, nerr, upto);
+                    }
+                    continue;
+                }
+                Scan::Built(built) => {
+                    if self.report {
+                        let upto = self.base + self.pos;
+                        self.merge_stream_errors(input, nerr, upto);
+                        self.track_to(input, self.base + start);
+                    }
+                    return Ok(built);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
+        let scratch = self.scratch.as_str();
+        let get = |a: Acc| a.get(input, scratch);
+        match built {
+            Built::Text(a) => Token::Text(get(a)),
+            Built::Comment(a) => Token::Comment(get(a)),
+            Built::Doctype {
+                name,
+                public_id,
+                system_id,
+                force_quirks,
+            } => Token::Doctype(Doctype {
+                name: name.map(get),
+                public_id: public_id.map(get),
+                system_id: system_id.map(get),
+                force_quirks,
+            }),
+            Built::Tag {
+                end,
+                known,
+                name,
+                self_closing,
+            } => {
+                let tag = Tag {
+                    name: match known {
+                        Some(n) => Name::Known(n),
+                        None => Name::Other(get(name)),
+                    },
+                    attrs: Attrs {
+                        reprs: &self.attrs,
+                        input,
+                        scratch,
+                    },
+                    self_closing,
+                };
+                if end {
+                    Token::EndTag(tag)
+                } else {
+                    Token::StartTag(tag)
+                }
+            }
+        }
+    }
+}
