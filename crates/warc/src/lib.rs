@@ -54,6 +54,7 @@
 //! record or a [`RecordError`] with a file offset; the reader always makes
 //! progress after an error.
 
+mod arc_header;
 mod body;
 mod container;
 mod error;
@@ -61,6 +62,7 @@ pub mod http;
 mod inflate;
 mod reader;
 mod record;
+mod warc_header;
 
 pub use body::Body;
 pub use error::{BodyError, Container, HeaderProblem, HttpProblem, RecordError};
