@@ -163,9 +163,8 @@ impl Url {
             }
             let guard = &s[after_colon as usize..c.path_start as usize];
             let path = &s[c.path_start as usize..path_end as usize];
-            if !(guard.is_empty() && !path.starts_with(b"//")
-                || guard == b"/." && path.starts_with(b"//"))
-            {
+            let guarded = path.starts_with(b"//");
+            if guard != if guarded { &b"/."[..] } else { b"" } {
                 return fail("a null host's path without its \"/.\" guard, or a stray one");
             }
             has_credentials = false;

@@ -476,6 +476,65 @@ mod tests {
         );
     }
 
+    /// The checker finds each kind of broken component: URLs built
+    /// around the constructor, with one offset or tag wrong.
+    #[test]
+    fn check_invariants_finds_broken_components() {
+        let good = Url::parse("https://u:p@example.com:8080/a/b?q#f").unwrap();
+        assert_eq!(good.check_invariants(), Ok(()));
+        let c = good.components;
+        let broken = [
+            Components {
+                host_end: c.host_end + 1,
+                ..c
+            },
+            Components {
+                path_start: c.path_start - 1,
+                ..c
+            },
+            Components {
+                query_start: c.query_start + 1,
+                ..c
+            },
+            Components {
+                fragment_start: NONE,
+                ..c
+            },
+            Components {
+                username_end: c.username_end + 1,
+                ..c
+            },
+            Components {
+                scheme_type: SchemeType::Http,
+                ..c
+            },
+            Components {
+                host_kind: HostKind::Opaque,
+                ..c
+            },
+            Components {
+                host_kind: HostKind::Ipv4,
+                ..c
+            },
+        ];
+        for components in broken {
+            let url = Url {
+                serialization: good.serialization.clone(),
+                components,
+            };
+            assert!(url.check_invariants().is_err(), "{components:?}");
+        }
+        let default_port = Url {
+            serialization: "https://example.com:443/".into(),
+            components: Components {
+                host_end: 19,
+                path_start: 23,
+                ..Url::parse("https://example.com/").unwrap().components
+            },
+        };
+        assert!(default_port.check_invariants().is_err());
+    }
+
     #[cfg(feature = "serde")]
     #[test]
     fn serde_round_trip() {
