@@ -44,7 +44,8 @@
 //!   line (`arc_header.rs`) — then a block of the declared length, which must
 //!   end at a record boundary; otherwise the record is reported and the
 //!   reader rescans from the end of its header (see the invariants in
-//!   `reader.rs`).
+//!   `reader.rs`). `record_build.rs` makes the [`Record`] from the header
+//!   and block.
 //! - [`http`] (`http.rs`): tolerant HTTP head parsing, chunked/gzip/deflate/br
 //!   decoding with a size limit, HTML selection by Content-Type or MIME
 //!   sniffing.
@@ -73,6 +74,7 @@ pub mod http;
 mod inflate;
 mod reader;
 mod record;
+mod record_build;
 mod warc_header;
 
 pub use body::Body;

@@ -19,18 +19,15 @@
 //!   consumed. Inside the output of a corrupt member a record is produced only
 //!   if another record header follows it within that output.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Read;
-use std::ops::Range;
 
 use crate::arc_header::{ArcHeader, MAX_ARC_LINE, parse_arc_line};
-use crate::body::Body;
 use crate::container::{Fill, Source};
-use crate::error::{Container, HeaderProblem, HttpProblem, RecordError};
-use crate::http;
-use crate::record::{Record, RecordType};
-use crate::warc_header::{self, MAX_HEADER, field};
+use crate::error::{Container, HeaderProblem, RecordError};
+use crate::record::Record;
+use crate::record_build::{Block, build};
+use crate::warc_header::{self, MAX_HEADER};
 
 /// Limits of the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,19 +83,19 @@ pub struct Reader<'a> {
 }
 
 /// A record header, WARC or ARC, as the steps after it need it.
-struct Header {
+pub(crate) struct Header {
     /// The WARC version line, or `ARC`.
-    version: String,
+    pub version: String,
     /// The WARC named fields (none for ARC).
-    fields: Vec<(String, String)>,
+    pub fields: Vec<(String, String)>,
     /// The ARC header line, for an ARC record.
-    arc: Option<ArcHeader>,
+    pub arc: Option<ArcHeader>,
     /// The record's target URI (an ARC record's URL).
-    target_uri: Option<String>,
+    pub target_uri: Option<String>,
     /// The block length the header declares.
-    length: u64,
+    pub length: u64,
     /// The index in the reader's buffer just past the header.
-    end: usize,
+    pub end: usize,
 }
 
 /// A header that could not be read: what is wrong, and where in the
@@ -701,131 +698,10 @@ impl Iterator for Reader<'_> {
     }
 }
 
-/// A record's block: in the reader's buffer, or the buffer the reader handed
-/// over to the record, with the block's range in it.
-enum Block<'b> {
-    Borrowed(&'b [u8]),
-    Owned(Vec<u8>, Range<usize>),
-}
-
-/// Where a record's payload is, once decoded.
-enum Payload {
-    None,
-    /// A range of the block.
-    InBlock(Range<usize>),
-    Decoded(Vec<u8>),
-}
-
-/// The record from its header and block: the WARC fields it exposes, the
-/// HTTP head of `response`/`revisit` records, and the decoded payload of
-/// `response`/`resource` records.
-fn build(
-    header: Header,
-    offset: u64,
-    block: Block<'_>,
-    opts: &Options,
-) -> Result<Record, RecordError> {
-    let Header {
-        version,
-        fields,
-        arc,
-        target_uri,
-        ..
-    } = header;
-    let bytes: &[u8] = match &block {
-        Block::Borrowed(b) => b,
-        Block::Owned(buf, range) => &buf[range.clone()],
-    };
-    let (kind, date, content_type, target_uri) = match &arc {
-        Some(h) => {
-            let kind = if h.url.starts_with("filedesc:") {
-                RecordType::Warcinfo
-            } else {
-                RecordType::Response
-            };
-            let target = (kind != RecordType::Warcinfo).then_some(h.url.clone());
-            (kind, Some(h.date.clone()), Some(h.mime.clone()), target)
-        }
-        None => (
-            RecordType::from_name(field(&fields, "WARC-Type").unwrap_or("")),
-            field(&fields, "WARC-Date").map(str::to_string),
-            field(&fields, "Content-Type").map(str::to_string),
-            target_uri,
-        ),
-    };
-    let mut rec = Record {
-        kind,
-        version,
-        offset,
-        target_uri,
-        date,
-        record_id: field(&fields, "WARC-Record-ID").map(str::to_string),
-        payload_digest: field(&fields, "WARC-Payload-Digest").map(str::to_string),
-        refers_to: field(&fields, "WARC-Refers-To").map(str::to_string),
-        refers_to_target_uri: field(&fields, "WARC-Refers-To-Target-URI").map(str::to_string),
-        refers_to_date: field(&fields, "WARC-Refers-To-Date").map(str::to_string),
-        truncated: field(&fields, "WARC-Truncated").map(str::to_string),
-        content_type,
-        block_len: bytes.len() as u64,
-        warc_headers: fields,
-        http: None,
-        body: Body::default(),
-        body_error: None,
-    };
-    let mut payload = Payload::None;
-    let wants_http = matches!(kind, RecordType::Response | RecordType::Revisit);
-    if wants_http && !bytes.is_empty() {
-        let declared_http = rec
-            .content_type
-            .as_deref()
-            .is_some_and(|c| c.to_ascii_lowercase().contains("application/http"))
-            || rec
-                .target_uri
-                .as_deref()
-                .is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
-        match http::parse_response(bytes) {
-            Ok((h, body_at)) => {
-                if kind == RecordType::Response {
-                    let (body, err) = http::decode_body(&h, &bytes[body_at..], opts.max_body_size);
-                    payload = match body {
-                        // A borrowed body is a prefix of what it was given.
-                        Cow::Borrowed(b) => Payload::InBlock(body_at..body_at + b.len()),
-                        Cow::Owned(b) => Payload::Decoded(b),
-                    };
-                    rec.body_error = err;
-                }
-                rec.http = Some(h);
-            }
-            Err(problem) if declared_http && kind == RecordType::Response => {
-                return Err(RecordError::BadHttp {
-                    offset,
-                    target_uri: rec.target_uri,
-                    problem,
-                });
-            }
-            Err(HttpProblem::BadStatusLine) => {
-                if kind == RecordType::Response {
-                    payload = Payload::InBlock(0..bytes.len());
-                }
-            }
-        }
-    } else if kind == RecordType::Resource {
-        payload = Payload::InBlock(0..bytes.len().min(opts.max_body_size));
-    }
-    rec.body = match (payload, block) {
-        (Payload::None, _) => Body::default(),
-        (Payload::Decoded(b), _) => Body::from(b),
-        (Payload::InBlock(r), Block::Borrowed(b)) => Body::from(b[r].to_vec()),
-        (Payload::InBlock(r), Block::Owned(buf, range)) => {
-            Body::in_buffer(buf, range.start + r.start..range.start + r.end)
-        }
-    };
-    Ok(rec)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::Body;
     use crate::container::tests::gz;
 
     fn warc_record(uri: &str, html: &str) -> Vec<u8> {
