@@ -117,41 +117,79 @@ impl ParseError {
 #[non_exhaustive]
 pub enum ValidationErrorKind {
     // IDNA
+    /// `domain-to-ASCII`: UTS #46 ToASCII recorded an error or returned the empty string.
     DomainToAscii,
+    /// `domain-to-Unicode`: UTS #46 ToUnicode recorded an error.
     DomainToUnicode,
     // Host parsing
+    /// `domain-invalid-code-point`: the domain holds a forbidden domain code point.
     DomainInvalidCodePoint,
+    /// `domain-percent-encoded`: a host to be processed as a domain holds a
+    /// percent-encoded byte.
     DomainPercentEncoded,
+    /// `host-invalid-code-point`: an opaque host holds a forbidden host code point.
     HostInvalidCodePoint,
+    /// `IPv4-empty-part`: an IPv4 address ends with `.`.
     Ipv4EmptyPart,
+    /// `IPv4-too-few-parts`: an IPv4 address has fewer than four parts.
     Ipv4TooFewParts,
+    /// `IPv4-too-many-parts`: an IPv4 address has more than four parts.
     Ipv4TooManyParts,
+    /// `IPv4-non-numeric-part`: an IPv4 part is not a number.
     Ipv4NonNumericPart,
+    /// `IPv4-non-decimal-part`: an IPv4 part is hexadecimal or octal.
     Ipv4NonDecimalPart,
+    /// `IPv4-out-of-range-part`: an IPv4 part is above 255.
     Ipv4OutOfRangePart,
+    /// `IPv6-unclosed`: an IPv6 address lacks its `]`.
     Ipv6Unclosed,
+    /// `IPv6-invalid-compression`: an IPv6 address starts with a single `:`.
     Ipv6InvalidCompression,
+    /// `IPv6-too-many-pieces`: an IPv6 address has more than eight pieces.
     Ipv6TooManyPieces,
+    /// `IPv6-multiple-compression`: an IPv6 address has two `::`.
     Ipv6MultipleCompression,
+    /// `IPv6-invalid-code-point`: an IPv6 address holds a code point it cannot.
     Ipv6InvalidCodePoint,
+    /// `IPv6-too-few-pieces`: an uncompressed IPv6 address has fewer than eight pieces.
     Ipv6TooFewPieces,
+    /// `IPv6-piece-leading-zero`: an IPv6 piece has a leading `0`.
     Ipv6PieceLeadingZero,
+    /// `IPv4-in-IPv6-too-many-pieces`: an embedded IPv4 address comes after more than six pieces.
     Ipv4InIpv6TooManyPieces,
+    /// `IPv4-in-IPv6-invalid-code-point`: an embedded IPv4 part is empty, has a
+    /// leading zero or holds a non-digit.
     Ipv4InIpv6InvalidCodePoint,
+    /// `IPv4-in-IPv6-out-of-range-part`: an embedded IPv4 part is above 255.
     Ipv4InIpv6OutOfRangePart,
+    /// `IPv4-in-IPv6-too-few-parts`: an embedded IPv4 address has fewer than four parts.
     Ipv4InIpv6TooFewParts,
     // URL parsing
+    /// `invalid-URL-unit`: a code point that is not a URL unit, or a `%` not
+    /// followed by two hex digits.
     InvalidUrlUnit,
+    /// `special-scheme-missing-following-solidus`: a special scheme not followed by `//`.
     SpecialSchemeMissingFollowingSolidus,
+    /// `missing-scheme-non-relative-URL`: no scheme, and no base or a base with an opaque path.
     MissingSchemeNonRelativeUrl,
+    /// `invalid-reverse-solidus`: a special URL uses `\` as a separator.
     InvalidReverseSolidus,
+    /// `invalid-credentials`: the URL has credentials.
     InvalidCredentials,
+    /// `host-missing`: a special URL without a host.
     HostMissing,
+    /// `port-out-of-range`: the port is above 65535.
     PortOutOfRange,
+    /// `port-invalid`: the port is not a number.
     PortInvalid,
+    /// `file-invalid-Windows-drive-letter`: a relative file URL starts with a
+    /// Windows drive letter while the base has a host.
     FileInvalidWindowsDriveLetter,
+    /// `file-invalid-Windows-drive-letter-host`: a file URL's host is a Windows drive letter.
     FileInvalidWindowsDriveLetterHost,
     // This crate
+    /// `input-too-long` (this crate's own): the result would not fit the `u32`
+    /// offsets.
     InputTooLong,
 }
 

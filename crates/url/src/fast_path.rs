@@ -28,9 +28,11 @@
 //! paths over the whole corpus.
 
 use crate::byte_runs::{Run, end_of_run};
+use crate::components::{Components, NONE};
 use crate::host::HostKind;
+use crate::parser::starts_with_windows_drive_letter;
 use crate::scheme::SchemeType;
-use crate::url::{NONE, Url};
+use crate::url::Url;
 
 /// A byte the scheme state accepts after the first, in lower case.
 #[inline(always)]
@@ -201,12 +203,10 @@ fn scan_scheme(b: &[u8]) -> SchemeStart {
 }
 
 /// A fast-path result before allocation: the output is the concatenation
-/// of `parts`, with the given component offsets.
+/// of `parts`, with the given components.
 pub(crate) struct Plan<'a> {
     parts: [&'a str; 4],
-    offsets: [u32; 7],
-    scheme: SchemeType,
-    host: HostKind,
+    components: Components,
 }
 
 impl Plan<'_> {
@@ -224,27 +224,7 @@ impl Plan<'_> {
             }
             s.into_boxed_str()
         };
-        let [
-            scheme_end,
-            username_end,
-            host_start,
-            host_end,
-            path_start,
-            query,
-            fragment,
-        ] = self.offsets;
-        Url::from_parts(
-            s,
-            scheme_end,
-            username_end,
-            host_start,
-            host_end,
-            path_start,
-            query,
-            fragment,
-            self.scheme,
-            self.host,
-        )
+        Url::from_components(s, self.components)
     }
 }
 
@@ -258,16 +238,6 @@ impl<'a> Plan<'a> {
         self.parts = [joined, self.parts[2], self.parts[3], ""];
         self
     }
-}
-
-/// Whether a file URL's path starts with a segment the Windows drive letter
-/// quirks would touch (`C:` or `C|`).
-#[inline]
-fn starts_with_drive_letter_segment(path: &[u8]) -> bool {
-    path.len() >= 2
-        && path[0].is_ascii_alphabetic()
-        && matches!(path[1], b':' | b'|')
-        && (path.len() == 2 || matches!(path[2], b'/' | b'\\' | b'?' | b'#'))
 }
 
 /// An absolute URL `head + rest`, where `head` is `scheme:` and `rest`
@@ -303,40 +273,38 @@ fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Optio
     let has_path = b.get(path_start) == Some(&b'/');
     if scheme == SchemeType::File
         && has_path
-        && starts_with_drive_letter_segment(&b[path_start + 1..])
+        && starts_with_windows_drive_letter(&b[path_start + 1..])
     {
         return None;
     }
     let host_start = (off + 2) as u32;
-    let mut offsets = [
-        (off - 1) as u32,
+    let mut components = Components {
+        scheme_end: (off - 1) as u32,
+        username_end: host_start,
         host_start,
-        host_start,
-        (off + host_end) as u32,
-        (off + path_start) as u32,
-        NONE,
-        NONE,
-    ];
+        host_end: (off + host_end) as u32,
+        path_start: (off + path_start) as u32,
+        query_start: NONE,
+        fragment_start: NONE,
+        scheme_type: scheme,
+        host_kind: host,
+    };
     if has_path || !scheme.is_special() {
         // Non-special URLs keep an empty path empty.
         let tail = scan_tail(b, path_start + has_path as usize, off)?;
-        (offsets[5], offsets[6]) = (tail.query, tail.fragment);
+        (components.query_start, components.fragment_start) = (tail.query, tail.fragment);
         return Some(Plan {
             parts: [head, rest, "", ""],
-            offsets,
-            scheme,
-            host,
+            components,
         });
     }
     // A special URL with an empty path gets "/" before its query/fragment.
     let tail = scan_tail(b, path_start, off + 1)?;
-    (offsets[5], offsets[6]) = (tail.query, tail.fragment);
+    (components.query_start, components.fragment_start) = (tail.query, tail.fragment);
     let (before, after) = rest.split_at(path_start);
     Some(Plan {
         parts: [head, before, "/", after],
-        offsets,
-        scheme,
-        host,
+        components,
     })
 }
 
@@ -352,17 +320,25 @@ fn with_opaque_path<'a>(input: &'a str, colon: usize) -> Option<Plan<'a>> {
         return None;
     }
     let after = colon as u32 + 1;
-    let mut offsets = [colon as u32, after, after, after, after, NONE, NONE];
+    let mut components = Components {
+        scheme_end: colon as u32,
+        username_end: after,
+        host_start: after,
+        host_end: after,
+        path_start: after,
+        query_start: NONE,
+        fragment_start: NONE,
+        scheme_type: SchemeType::NotSpecial,
+        host_kind: HostKind::None,
+    };
     if i < b.len() {
         // scan_tail's path loop stops at once on '?' or '#'.
         let tail = scan_tail(b, i, 0)?;
-        (offsets[5], offsets[6]) = (tail.query, tail.fragment);
+        (components.query_start, components.fragment_start) = (tail.query, tail.fragment);
     }
     Some(Plan {
         parts: [input, "", "", ""],
-        offsets,
-        scheme: SchemeType::NotSpecial,
-        host: HostKind::None,
+        components,
     })
 }
 
@@ -406,30 +382,21 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
     if href.len() + b.len() >= u32::MAX as usize {
         return None;
     }
-    let [
+    let base_components = base.components();
+    let Components {
         scheme_end,
-        username_end,
-        host_start,
-        host_end,
         path_start,
         query_start,
-        _,
-    ] = base.offsets();
+        ..
+    } = base_components;
     let Some(&first) = b.first() else {
         // Relative state at EOF: the base without its fragment.
         return Some(Plan {
             parts: [base.href_without_fragment(), "", "", ""],
-            offsets: [
-                scheme_end,
-                username_end,
-                host_start,
-                host_end,
-                path_start,
-                query_start,
-                NONE,
-            ],
-            scheme: base.scheme_type(),
-            host: base.host_kind(),
+            components: Components {
+                fragment_start: NONE,
+                ..base_components
+            },
         });
     };
     let (keep, tail, rest) = match first {
@@ -480,17 +447,11 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
     };
     Some(Plan {
         parts: [&href[..keep], rest, "", ""],
-        offsets: [
-            scheme_end,
-            username_end,
-            host_start,
-            host_end,
-            path_start,
-            tail.query,
-            tail.fragment,
-        ],
-        scheme: base.scheme_type(),
-        host: base.host_kind(),
+        components: Components {
+            query_start: tail.query,
+            fragment_start: tail.fragment,
+            ..base_components
+        },
     })
 }
 

@@ -20,14 +20,22 @@
 //! assert!(Url::can_parse("/x", Some("https://example.com")));
 //! ```
 //!
-//! What lives where: `parser` (state machine), `fast_path` (the shortcuts and
-//! the conditions under which they are exact), `host` (host parsing),
-//! `percent_encoding` (encode sets, query encoding), `record` (the record the
-//! state machine works on), `url` (the compact type and its getters),
+//! What lives where: `parser` (state machine, Windows drive letters),
+//! `fast_path` (the shortcuts and the conditions under which they are exact),
+//! `byte_runs` (the fast paths' SSE2 scans, with a scalar twin), `host` (host
+//! parsing), `percent_encoding` (encode sets, query encoding), `record` (the
+//! record the state machine works on, and the URL serializer), `components`
+//! (the offsets a `Url` is made of, their invariants and
+//! [`Url::check_invariants`]), `url` (the compact type and its getters),
 //! `setters`, `origin`, `search_params` (URLSearchParams and
-//! application/x-www-form-urlencoded).
+//! application/x-www-form-urlencoded), `error` and `report` (parse failures
+//! and validation errors).
+
+#![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod byte_runs;
+mod components;
 mod error;
 mod fast_path;
 mod host;

@@ -18,10 +18,7 @@ use crate::percent_encoding::{
     C0_CONTROL, FRAGMENT, PATH, QUERY, QueryEncoder, SPECIAL_QUERY, USERINFO,
     percent_encode_after_encoding, percent_encode_byte,
 };
-use crate::record::{
-    Record, is_normalized_windows_drive_letter, is_windows_drive_letter,
-    starts_with_windows_drive_letter,
-};
+use crate::record::Record;
 use crate::report::{Reporter, check_url_unit};
 use crate::scheme::SchemeType;
 use crate::url::Url;
@@ -230,16 +227,42 @@ fn buffer_str(b: &[u8]) -> &str {
     std::str::from_utf8(b).expect("buffer holds whole UTF-8 sequences")
 }
 
-fn is_single_dot(seg: &[u8]) -> bool {
+/// A single-dot URL path segment: `.` or `%2e`, case-insensitively.
+pub(crate) fn is_single_dot_segment(seg: &[u8]) -> bool {
     seg == b"." || seg.eq_ignore_ascii_case(b"%2e")
 }
 
-fn is_double_dot(seg: &[u8]) -> bool {
+/// A double-dot URL path segment: `..`, `.%2e`, `%2e.` or `%2e%2e`,
+/// case-insensitively.
+pub(crate) fn is_double_dot_segment(seg: &[u8]) -> bool {
     matches!(seg.len(), 2 | 4 | 6)
         && (seg == b".."
             || seg.eq_ignore_ascii_case(b".%2e")
             || seg.eq_ignore_ascii_case(b"%2e.")
             || seg.eq_ignore_ascii_case(b"%2e%2e"))
+}
+
+// Windows drive letters (URL Standard, "URL miscellaneous"): the file
+// scheme's quirks in the file, file slash, file host and path states.
+
+/// Whether `s` is a Windows drive letter: an ASCII alpha then `:` or `|`.
+#[inline]
+pub(crate) fn is_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && (s[1] == b':' || s[1] == b'|')
+}
+
+/// A normalized Windows drive letter: an ASCII alpha then `:`.
+#[inline]
+pub(crate) fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
+}
+
+/// Whether `s` starts with a Windows drive letter (URL Standard: two code
+/// points that are a drive letter, then end or one of `/ \ ? #`).
+pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
+    s.len() >= 2
+        && is_windows_drive_letter(&s[..2])
+        && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
 }
 
 impl Machine<'_, '_, '_, '_, '_> {
@@ -282,13 +305,13 @@ impl Machine<'_, '_, '_, '_, '_> {
         let special = self.url.is_special();
         let is_slash = c == Some(b'/') || (special && c == Some(b'\\'));
         let seg = &self.url.path.as_bytes()[start..];
-        if is_double_dot(seg) {
+        if is_double_dot_segment(seg) {
             self.url.path.truncate(start - 1);
             self.url.shorten_path();
             if !is_slash {
                 self.url.path.push('/');
             }
-        } else if is_single_dot(seg) {
+        } else if is_single_dot_segment(seg) {
             if is_slash {
                 self.url.path.truncate(start - 1);
             } else {

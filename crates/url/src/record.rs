@@ -6,10 +6,12 @@
 //! `/`), an opaque path is its string. This makes "shorten", "append" and
 //! "clone base's path" string operations without a `Vec` of segments.
 
+use crate::components::{Components, NONE};
 use crate::error::ParseError;
 use crate::host::HostKind;
+use crate::parser::is_normalized_windows_drive_letter;
 use crate::scheme::SchemeType;
-use crate::url::{NONE, Url};
+use crate::url::Url;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Record {
@@ -25,26 +27,6 @@ pub(crate) struct Record {
     pub path: String,
     pub query: Option<String>,
     pub fragment: Option<String>,
-}
-
-/// Whether `s` is a Windows drive letter: an ASCII alpha then `:` or `|`.
-#[inline]
-pub(crate) fn is_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() == 2 && s[0].is_ascii_alphabetic() && (s[1] == b':' || s[1] == b'|')
-}
-
-/// A normalized Windows drive letter: an ASCII alpha then `:`.
-#[inline]
-pub(crate) fn is_normalized_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() == 2 && s[0].is_ascii_alphabetic() && s[1] == b':'
-}
-
-/// Whether `s` starts with a Windows drive letter (URL Standard: two code
-/// points that are a drive letter, then end or one of `/ \ ? #`).
-pub(crate) fn starts_with_windows_drive_letter(s: &[u8]) -> bool {
-    s.len() >= 2
-        && is_windows_drive_letter(&s[..2])
-        && (s.len() == 2 || matches!(s[2], b'/' | b'\\' | b'?' | b'#'))
 }
 
 impl Record {
@@ -94,10 +76,16 @@ impl Record {
         }
     }
 
+    /// The compact URL of this record (see [`Record::serialize`]).
+    pub fn to_url(&self) -> Result<Url, ParseError> {
+        let (serialization, components) = self.serialize()?;
+        Ok(Url::from_components(serialization, components))
+    }
+
     /// URL serializer: writes the record into one exactly-sized buffer and
     /// records the component offsets. Fails when the serialization would
     /// not fit the `u32` offsets.
-    pub fn to_url(&self) -> Result<Url, ParseError> {
+    pub fn serialize(&self) -> Result<(String, Components), ParseError> {
         let has_host = self.host_kind != HostKind::None;
         let credentials = self.includes_credentials();
         let port_text = self.port.map(|p| p.to_string()).unwrap_or_default();
@@ -186,17 +174,19 @@ impl Record {
             None => NONE,
         };
         debug_assert_eq!(s.len(), len);
-        Ok(Url::from_parts(
+        Ok((
             s,
-            scheme_end,
-            username_end,
-            host_start,
-            host_end,
-            path_start,
-            query_start,
-            fragment_start,
-            self.scheme_type,
-            self.host_kind,
+            Components {
+                scheme_end,
+                username_end,
+                host_start,
+                host_end,
+                path_start,
+                query_start,
+                fragment_start,
+                scheme_type: self.scheme_type,
+                host_kind: self.host_kind,
+            },
         ))
     }
 }

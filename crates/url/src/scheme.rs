@@ -6,12 +6,20 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum SchemeType {
+    /// `http` (default port 80).
     Http,
+    /// `https` (default port 443).
     Https,
+    /// `ws` (default port 80).
     Ws,
+    /// `wss` (default port 443).
     Wss,
+    /// `ftp` (default port 21).
     Ftp,
+    /// `file` (no default port; hosts may be empty, Windows drive letters
+    /// are quirks).
     File,
+    /// Any scheme that is not special.
     #[default]
     NotSpecial,
 }

@@ -1,31 +1,11 @@
 //! [`Url`]: one buffer holding the serialized URL, plus `u32` offsets of its
-//! components (the url_aggregator idea of Ada).
+//! components (the url_aggregator idea of Ada), and its getters.
 //!
-//! Layout of the buffer, with the offsets that delimit each part:
-//!
-//! ```text
-//! https://user:pass@example.com:8080/path/x?query#frag
-//!      |  |   |    |          |    |      |      |
-//!      |  |   |    host_start |    |      |      fragment_start ('#')
-//!      |  |   username_end    |    |      query_start ('?')
-//!      |  |   (':' or '@')    |    path_start
-//!      |  scheme_end + 3      host_end (':' of the port, or path_start)
-//!      scheme_end (':')
-//! ```
-//!
-//! Invariants (relied on by every getter, kept by [`Record::to_url`] and the
-//! fast paths):
-//! - the buffer is the URL serializer's output for the record it came from;
-//! - `scheme_end < username_end <= host_start <= host_end <= path_start`,
-//!   `path_start <= query_start < fragment_start` when present; absent
-//!   query/fragment are [`NONE`];
-//! - with a null host, `username_end == host_start == host_end ==
-//!   scheme_end + 1`, and `path_start` is after the `"/."` guard if there is one;
-//! - with a host, the buffer has `//` after the scheme; credentials exist iff
-//!   `host_start > scheme_end + 3`; the password is present iff the byte at
-//!   `username_end` is `:`;
-//! - a port is present iff `host_end < path_start` (with a host).
+//! Every getter is a slice of the buffer between two offsets; the layout
+//! and the invariants the getters rely on are in `components.rs`
+//! ([`Url::check_invariants`] checks them).
 
+use crate::components::{Components, NONE};
 use crate::error::ParseError;
 use crate::host::HostKind;
 use crate::origin::Origin;
@@ -36,9 +16,6 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
-
-/// Offset value meaning "this component is absent".
-pub(crate) const NONE: u32 = u32::MAX;
 
 /// A parsed URL (a URL record of the WHATWG URL Standard).
 ///
@@ -54,44 +31,30 @@ pub(crate) const NONE: u32 = u32::MAX;
 #[derive(Clone)]
 pub struct Url {
     serialization: Box<str>,
-    scheme_end: u32,
-    username_end: u32,
-    host_start: u32,
-    host_end: u32,
-    path_start: u32,
-    query_start: u32,
-    fragment_start: u32,
-    scheme_type: SchemeType,
-    host_kind: HostKind,
+    components: Components,
 }
 
 impl Url {
-    #[allow(clippy::too_many_arguments)]
+    /// The URL with this serialization and these components — the one way
+    /// a `Url` is made (by the URL serializer and by the fast paths). In
+    /// debug builds it checks [`Url::check_invariants`].
     #[inline]
-    pub(crate) fn from_parts(
+    pub(crate) fn from_components(
         serialization: impl Into<Box<str>>,
-        scheme_end: u32,
-        username_end: u32,
-        host_start: u32,
-        host_end: u32,
-        path_start: u32,
-        query_start: u32,
-        fragment_start: u32,
-        scheme_type: SchemeType,
-        host_kind: HostKind,
+        components: Components,
     ) -> Url {
-        Url {
+        let url = Url {
             serialization: serialization.into(),
-            scheme_end,
-            username_end,
-            host_start,
-            host_end,
-            path_start,
-            query_start,
-            fragment_start,
-            scheme_type,
-            host_kind,
-        }
+            components,
+        };
+        debug_assert_eq!(url.check_invariants(), Ok(()));
+        url
+    }
+
+    /// The component offsets and tags.
+    #[inline]
+    pub(crate) fn components(&self) -> Components {
+        self.components
     }
 
     /// Parses an absolute URL string (the URL parser without a base).
@@ -142,10 +105,10 @@ impl Url {
     /// The end of the path (start of query, fragment or the buffer end).
     #[inline]
     fn path_end(&self) -> u32 {
-        if self.query_start != NONE {
-            self.query_start
-        } else if self.fragment_start != NONE {
-            self.fragment_start
+        if self.components.query_start != NONE {
+            self.components.query_start
+        } else if self.components.fragment_start != NONE {
+            self.components.fragment_start
         } else {
             self.len()
         }
@@ -166,8 +129,8 @@ impl Url {
     /// The serialization without the fragment (the serializer's *exclude
     /// fragment*).
     pub fn href_without_fragment(&self) -> &str {
-        let end = if self.fragment_start != NONE {
-            self.fragment_start
+        let end = if self.components.fragment_start != NONE {
+            self.components.fragment_start
         } else {
             self.len()
         };
@@ -177,43 +140,43 @@ impl Url {
     /// The scheme, without `:`.
     #[inline]
     pub fn scheme(&self) -> &str {
-        self.slice(0, self.scheme_end)
+        self.slice(0, self.components.scheme_end)
     }
 
     /// The scheme class (special schemes get their own variant).
     #[inline]
     pub fn scheme_type(&self) -> SchemeType {
-        self.scheme_type
+        self.components.scheme_type
     }
 
     /// Whether the scheme is special.
     #[inline]
     pub fn is_special(&self) -> bool {
-        self.scheme_type.is_special()
+        self.components.scheme_type.is_special()
     }
 
     /// The scheme followed by `:` (the `protocol` getter).
     #[inline]
     pub fn protocol(&self) -> &str {
-        self.slice(0, self.scheme_end + 1)
+        self.slice(0, self.components.scheme_end + 1)
     }
 
     /// Whether the host is non-null.
     #[inline]
     pub fn has_host(&self) -> bool {
-        self.host_kind != HostKind::None
+        self.components.host_kind != HostKind::None
     }
 
     /// The kind of host.
     #[inline]
     pub fn host_kind(&self) -> HostKind {
-        self.host_kind
+        self.components.host_kind
     }
 
     /// The username, percent-encoded as stored.
     pub fn username(&self) -> &str {
-        if self.host_start > self.scheme_end + 3 {
-            self.slice(self.scheme_end + 3, self.username_end)
+        if self.components.host_start > self.components.scheme_end + 3 {
+            self.slice(self.components.scheme_end + 3, self.components.username_end)
         } else {
             ""
         }
@@ -221,10 +184,13 @@ impl Url {
 
     /// The password, percent-encoded as stored.
     pub fn password(&self) -> &str {
-        if self.host_start > self.scheme_end + 3
-            && self.serialization.as_bytes()[self.username_end as usize] == b':'
+        if self.components.host_start > self.components.scheme_end + 3
+            && self.serialization.as_bytes()[self.components.username_end as usize] == b':'
         {
-            self.slice(self.username_end + 1, self.host_start - 1)
+            self.slice(
+                self.components.username_end + 1,
+                self.components.host_start - 1,
+            )
         } else {
             ""
         }
@@ -232,13 +198,13 @@ impl Url {
 
     /// Whether the URL includes credentials.
     pub fn has_credentials(&self) -> bool {
-        self.host_start > self.scheme_end + 3
+        self.components.host_start > self.components.scheme_end + 3
     }
 
     /// The serialized host, with `:port` if there is a port (the `host` getter).
     pub fn host(&self) -> &str {
         if self.has_host() {
-            self.slice(self.host_start, self.path_start)
+            self.slice(self.components.host_start, self.components.path_start)
         } else {
             ""
         }
@@ -247,13 +213,13 @@ impl Url {
     /// The serialized host (the `hostname` getter); empty for a null host.
     #[inline]
     pub fn hostname(&self) -> &str {
-        self.slice(self.host_start, self.host_end)
+        self.slice(self.components.host_start, self.components.host_end)
     }
 
     /// The port as written (the `port` getter); empty when null.
     pub fn port(&self) -> &str {
-        if self.has_host() && self.host_end < self.path_start {
-            self.slice(self.host_end + 1, self.path_start)
+        if self.has_host() && self.components.host_end < self.components.path_start {
+            self.slice(self.components.host_end + 1, self.components.path_start)
         } else {
             ""
         }
@@ -272,7 +238,8 @@ impl Url {
 
     /// The port, or the special scheme's default port.
     pub fn port_or_known_default(&self) -> Option<u16> {
-        self.port_number().or(self.scheme_type.default_port())
+        self.port_number()
+            .or(self.components.scheme_type.default_port())
     }
 
     /// Whether the path is opaque (a string rather than a list of segments,
@@ -280,13 +247,17 @@ impl Url {
     #[inline]
     pub fn has_opaque_path(&self) -> bool {
         !self.has_host()
-            && self.serialization.as_bytes().get(self.path_start as usize) != Some(&b'/')
+            && self
+                .serialization
+                .as_bytes()
+                .get(self.components.path_start as usize)
+                != Some(&b'/')
     }
 
     /// The path serialization (the `pathname` getter).
     #[inline]
     pub fn pathname(&self) -> &str {
-        self.slice(self.path_start, self.path_end())
+        self.slice(self.components.path_start, self.path_end())
     }
 
     /// The path segments of a list path (`None` for an opaque path).
@@ -300,23 +271,23 @@ impl Url {
 
     /// The query without `?`; `None` when null (which differs from empty).
     pub fn query(&self) -> Option<&str> {
-        if self.query_start == NONE {
+        if self.components.query_start == NONE {
             return None;
         }
-        let end = if self.fragment_start != NONE {
-            self.fragment_start
+        let end = if self.components.fragment_start != NONE {
+            self.components.fragment_start
         } else {
             self.len()
         };
-        Some(self.slice(self.query_start + 1, end))
+        Some(self.slice(self.components.query_start + 1, end))
     }
 
     /// The fragment without `#`; `None` when null.
     pub fn fragment(&self) -> Option<&str> {
-        if self.fragment_start == NONE {
+        if self.components.fragment_start == NONE {
             None
         } else {
-            Some(self.slice(self.fragment_start + 1, self.len()))
+            Some(self.slice(self.components.fragment_start + 1, self.len()))
         }
     }
 
@@ -324,9 +295,10 @@ impl Url {
     /// getter).
     pub fn search(&self) -> &str {
         match self.query() {
-            Some(q) if !q.is_empty() => {
-                self.slice(self.query_start, self.query_start + 1 + q.len() as u32)
-            }
+            Some(q) if !q.is_empty() => self.slice(
+                self.components.query_start,
+                self.components.query_start + 1 + q.len() as u32,
+            ),
             _ => "",
         }
     }
@@ -335,7 +307,7 @@ impl Url {
     /// `hash` getter).
     pub fn hash(&self) -> &str {
         match self.fragment() {
-            Some(f) if !f.is_empty() => self.slice(self.fragment_start, self.len()),
+            Some(f) if !f.is_empty() => self.slice(self.components.fragment_start, self.len()),
             _ => "",
         }
     }
@@ -356,13 +328,13 @@ impl Url {
     #[doc(hidden)]
     pub fn offsets(&self) -> [u32; 7] {
         [
-            self.scheme_end,
-            self.username_end,
-            self.host_start,
-            self.host_end,
-            self.path_start,
-            self.query_start,
-            self.fragment_start,
+            self.components.scheme_end,
+            self.components.username_end,
+            self.components.host_start,
+            self.components.host_end,
+            self.components.path_start,
+            self.components.query_start,
+            self.components.fragment_start,
         ]
     }
 
@@ -502,6 +474,65 @@ mod tests {
             Url::parse("http://h/").unwrap().port_or_known_default(),
             Some(80)
         );
+    }
+
+    /// The checker finds each kind of broken component: URLs built
+    /// around the constructor, with one offset or tag wrong.
+    #[test]
+    fn check_invariants_finds_broken_components() {
+        let good = Url::parse("https://u:p@example.com:8080/a/b?q#f").unwrap();
+        assert_eq!(good.check_invariants(), Ok(()));
+        let c = good.components;
+        let broken = [
+            Components {
+                host_end: c.host_end + 1,
+                ..c
+            },
+            Components {
+                path_start: c.path_start - 1,
+                ..c
+            },
+            Components {
+                query_start: c.query_start + 1,
+                ..c
+            },
+            Components {
+                fragment_start: NONE,
+                ..c
+            },
+            Components {
+                username_end: c.username_end + 1,
+                ..c
+            },
+            Components {
+                scheme_type: SchemeType::Http,
+                ..c
+            },
+            Components {
+                host_kind: HostKind::Opaque,
+                ..c
+            },
+            Components {
+                host_kind: HostKind::Ipv4,
+                ..c
+            },
+        ];
+        for components in broken {
+            let url = Url {
+                serialization: good.serialization.clone(),
+                components,
+            };
+            assert!(url.check_invariants().is_err(), "{components:?}");
+        }
+        let default_port = Url {
+            serialization: "https://example.com:443/".into(),
+            components: Components {
+                host_end: 19,
+                path_start: 23,
+                ..Url::parse("https://example.com/").unwrap().components
+            },
+        };
+        assert!(default_port.check_invariants().is_err());
     }
 
     #[cfg(feature = "serde")]

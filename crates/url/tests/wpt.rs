@@ -121,14 +121,11 @@ fn urltestdata() {
         total += 1;
         let input = s(case, "input").expect("input");
         let base = s(case, "base");
+        // A base that does not parse fails the whole case (WPT's
+        // url-constructor.any.js: `new URL(input, base)` throws), which is
+        // a pass when the case expects failure and a failure otherwise.
         let result = match &base {
-            Some(b) => match Url::parse(b) {
-                Ok(base) => Url::parse_with_base(&input, &base),
-                Err(e) => {
-                    failures.push(format!("{input:?} base {b:?} failed: {e:?}"));
-                    continue;
-                }
-            },
+            Some(b) => Url::parse(b).and_then(|base| Url::parse_with_base(&input, &base)),
             None => Url::parse(&input),
         };
         let expect_failure = case.get("failure").and_then(Value::as_bool) == Some(true);

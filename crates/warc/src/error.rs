@@ -62,24 +62,41 @@ pub enum RecordError {
     /// another record header were produced; the rest of the member is lost.
     #[error("offset {offset}: corrupt {container} member: {detail}")]
     CorruptMember {
+        /// File offset of the member or frame.
         offset: u64,
+        /// The container format (gzip or zstd).
         container: Container,
+        /// The decoder's message.
         detail: String,
     },
     /// Bytes between members (or in place of a member) that are not a
     /// member start; skipped up to the next member magic.
     #[error("offset {offset}: {len} bytes of unrecognized data skipped")]
-    Garbage { offset: u64, len: u64 },
+    Garbage {
+        /// File offset of the first skipped byte.
+        offset: u64,
+        /// Number of bytes skipped.
+        len: u64,
+    },
     /// A bad record header; the reader resynchronizes on the next record.
     #[error("offset {offset}: bad record header: {problem}")]
-    BadHeader { offset: u64, problem: HeaderProblem },
+    BadHeader {
+        /// File offset of the record.
+        offset: u64,
+        /// What is wrong with the header.
+        problem: HeaderProblem,
+    },
     /// The record's block ends before its declared length (end of file, or a
     /// corrupt member / garbage follows).
     #[error("offset {offset}: record truncated: declared {declared} bytes, {available} available")]
     Truncated {
+        /// File offset of the record.
         offset: u64,
+        /// The block length the header declares.
         declared: u64,
+        /// The bytes of the block that were there.
         available: u64,
+        /// The record's target URI, when the header gave one.
         target_uri: Option<String>,
     },
     /// The declared length does not end at a record boundary (the next bytes
@@ -88,26 +105,40 @@ pub enum RecordError {
     /// header.
     #[error("offset {offset}: record does not end at a record boundary (damaged length?)")]
     BadBoundary {
+        /// File offset of the record.
         offset: u64,
+        /// The record's target URI, when the header gave one.
         target_uri: Option<String>,
     },
     /// The record is larger than `max_record_size`; it was skipped.
     #[error("offset {offset}: record of {length} bytes exceeds max_record_size {limit}; skipped")]
     TooLarge {
+        /// File offset of the record.
         offset: u64,
+        /// The block length the header declares.
         length: u64,
+        /// The limit it exceeds ([`crate::Options::max_record_size`]).
         limit: u64,
+        /// The record's target URI, when the header gave one.
         target_uri: Option<String>,
     },
     /// Reading the input failed (streaming reader only); nothing after
     /// `offset` is read and iteration ends after this error.
     #[error("offset {offset}: read error: {detail}")]
-    Io { offset: u64, detail: String },
+    Io {
+        /// File offset where reading failed.
+        offset: u64,
+        /// The I/O error's message.
+        detail: String,
+    },
     /// A `response` record whose HTTP message cannot be parsed.
     #[error("offset {offset}: bad HTTP message: {problem}")]
     BadHttp {
+        /// File offset of the record.
         offset: u64,
+        /// The record's target URI, when the header gave one.
         target_uri: Option<String>,
+        /// What is wrong with the HTTP message.
         problem: HttpProblem,
     },
 }
@@ -140,12 +171,17 @@ pub enum BodyError {
     /// A content coding failed part-way; the decoded prefix is kept.
     #[error("{coding} decoding failed: {detail}")]
     Decode {
+        /// The content coding (`gzip`, `deflate`, `br`).
         coding: &'static str,
+        /// The decoder's message.
         detail: String,
     },
     /// Decoding would exceed `max_body_size`; the first bytes are kept.
     #[error("decoded body exceeds {limit} bytes; truncated")]
-    TooLarge { limit: usize },
+    TooLarge {
+        /// The limit ([`crate::Options::max_body_size`]).
+        limit: usize,
+    },
     /// A content coding this crate does not decode; the body is kept as is.
     #[error("unsupported content coding {0:?}")]
     Unsupported(String),

@@ -19,16 +19,15 @@
 //!   consumed. Inside the output of a corrupt member a record is produced only
 //!   if another record header follows it within that output.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Read;
-use std::ops::Range;
 
-use crate::body::Body;
+use crate::arc_header::{ArcHeader, MAX_ARC_LINE, parse_arc_line};
 use crate::container::{Fill, Source};
-use crate::error::{Container, HeaderProblem, HttpProblem, RecordError};
-use crate::http;
-use crate::record::{Record, RecordType};
+use crate::error::{Container, HeaderProblem, RecordError};
+use crate::record::Record;
+use crate::record_build::{Block, build};
+use crate::warc_header::{self, MAX_HEADER};
 
 /// Limits of the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,9 +48,6 @@ impl Default for Options {
         }
     }
 }
-
-const MAX_HEADER: usize = 256 << 10;
-const MAX_ARC_LINE: usize = 16 << 10;
 
 struct Barrier {
     error: RecordError,
@@ -84,6 +80,43 @@ pub struct Reader<'a> {
     /// The decoded stream position where the last fill ended, when that fill
     /// was one whole member (so the next member's output starts there).
     member_end: Option<u64>,
+}
+
+/// A record header, WARC or ARC, as the steps after it need it.
+pub(crate) struct Header {
+    /// The WARC version line, or `ARC`.
+    pub version: String,
+    /// The WARC named fields (none for ARC).
+    pub fields: Vec<(String, String)>,
+    /// The ARC header line, for an ARC record.
+    pub arc: Option<ArcHeader>,
+    /// The record's target URI (an ARC record's URL).
+    pub target_uri: Option<String>,
+    /// The block length the header declares.
+    pub length: u64,
+    /// The index in the reader's buffer just past the header.
+    pub end: usize,
+}
+
+/// A header that could not be read: what is wrong, and where in the
+/// reader's buffer to resume looking for a record.
+struct BadHeader {
+    problem: HeaderProblem,
+    resume_at: usize,
+}
+
+/// What follows a record's block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    /// Only CR/LFs up to the end of a whole member, whose buffer the record
+    /// may take.
+    EndOfMember,
+    /// Nothing more: the end of the data or a barrier.
+    EndOfData,
+    /// A record header, or the start of a member.
+    Record,
+    /// Anything else: the declared length is wrong.
+    Damaged,
 }
 
 enum Search {
@@ -370,139 +403,193 @@ impl<'a> Reader<'a> {
     }
 
     /// Parses the record at `pos`; None when nothing is to be reported.
+    ///
+    /// The steps: the header (a WARC header block or an ARC header line,
+    /// giving the block length); a block over the size limit is skipped; the
+    /// whole block must be available; the bytes after it must be a record
+    /// boundary; then the record is built. Every failure is reported (unless
+    /// it lies in a corrupt member's output) and the reader resynchronizes.
     fn record_at(&mut self) -> Option<Result<Record, RecordError>> {
         let start = self.pos;
         self.need(8);
         let offset = self.offset_of(start);
-        let is_warc = self.buf[start..].starts_with(b"WARC/");
         // 1. The header.
-        let header_end;
-        let mut arc_header = None;
-        if is_warc {
-            loop {
-                let hay = &self.buf[start..];
-                let found = memchr::memmem::find(hay, b"\n\r\n")
-                    .map(|i| start + i + 3)
-                    .into_iter()
-                    .chain(memchr::memmem::find(hay, b"\n\n").map(|i| start + i + 2))
-                    .min();
-                if let Some(end) = found {
-                    header_end = end;
-                    break;
-                }
-                let have = self.buf.len() - start;
-                if have >= MAX_HEADER || !self.need(have + 1) {
-                    return self.header_error(
-                        start,
+        let header = match self.read_header(start) {
+            Ok(header) => header,
+            Err(bad) => {
+                return self.report_and_resync(
+                    start,
+                    bad.resume_at,
+                    RecordError::BadHeader {
                         offset,
-                        HeaderProblem::Unterminated(MAX_HEADER),
-                    );
-                }
-            }
-        } else {
-            loop {
-                let have = self.buf.len() - start;
-                if let Some(n) = memchr::memchr(b'\n', &self.buf[start..]) {
-                    header_end = start + n + 1;
-                    break;
-                }
-                if have >= MAX_ARC_LINE || !self.need(have + 1) {
-                    header_end = self.buf.len();
-                    break;
-                }
-            }
-            let line = &self.buf[start..header_end];
-            let line = line.strip_suffix(b"\n").unwrap_or(line);
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            match parse_arc_line(line) {
-                Some(h) => {
-                    self.arc = true;
-                    arc_header = Some(h);
-                }
-                None => {
-                    return self.header_error(start, offset, HeaderProblem::NotARecord);
-                }
-            }
-        }
-        // 2. The fields and the block length.
-        let (version, fields, length, target_uri) = match arc_header {
-            Some(ref h) => ("ARC".to_string(), Vec::new(), h.length, Some(h.url.clone())),
-            None => {
-                let block = &self.buf[start..header_end];
-                let nl = memchr::memchr(b'\n', block).unwrap_or(block.len());
-                let version = String::from_utf8_lossy(&block[..nl]).trim().to_string();
-                let (fields, _) = http::parse_fields(block, nl + 1);
-                let target = field(&fields, "WARC-Target-URI")
-                    .map(|s| s.trim_matches(['<', '>']).to_string());
-                let length = match field(&fields, "Content-Length") {
-                    None => {
-                        return self.header_error_at(
-                            header_end,
-                            offset,
-                            HeaderProblem::MissingContentLength,
-                        );
-                    }
-                    Some(v) => match v.trim().parse::<u64>() {
-                        Ok(n) => n,
-                        Err(_) => {
-                            return self.header_error_at(
-                                header_end,
-                                offset,
-                                HeaderProblem::BadContentLength,
-                            );
-                        }
+                        problem: bad.problem,
                     },
-                };
-                (version, fields, length, target)
+                );
             }
         };
-        // 3. Too large: skip without keeping it.
-        if length > self.opts.max_record_size {
-            let suspect = self.suspect(start);
-            self.pos = header_end;
-            let mut remaining = length;
-            while remaining > 0 {
-                if self.pos == self.buf.len() {
-                    self.compact();
-                    if !self.need(1) {
-                        break;
-                    }
-                }
-                let take = remaining.min((self.buf.len() - self.pos) as u64);
-                self.pos += take as usize;
-                remaining -= take;
-            }
-            if suspect {
-                return None;
-            }
-            return Some(Err(RecordError::TooLarge {
-                offset,
-                length,
-                limit: self.opts.max_record_size,
-                target_uri,
-            }));
+        // 2. Too large: skip without keeping it.
+        if header.length > self.opts.max_record_size {
+            return self.skip_too_large(start, offset, header);
         }
-        // 4. The whole block.
-        let length = length as usize;
-        let end = header_end + length;
+        // 3. The whole block.
+        let header_end = header.end;
+        let end = header_end + header.length as usize;
         if !self.need(end - start) {
-            let available = (self.buf.len() - header_end) as u64;
-            let suspect = self.suspect(start);
-            self.resync(header_end);
-            if suspect {
-                return None;
-            }
-            return Some(Err(RecordError::Truncated {
+            let error = RecordError::Truncated {
                 offset,
-                declared: length as u64,
-                available,
-                target_uri,
-            }));
+                declared: header.length,
+                available: (self.buf.len() - header_end) as u64,
+                target_uri: header.target_uri,
+            };
+            return self.report_and_resync(start, header_end, error);
         }
-        // 5. The boundary after it. When only the block's CR/LFs follow it,
-        // up to where a whole member ended, the next member starts a record
-        // boundary whatever it holds (see `member_boundary` below): it is not
-        // read yet, and the record can take the buffer (step 6).
+        // 4. The boundary after it.
+        let boundary = self.boundary_after(start, end);
+        if boundary == Boundary::Damaged {
+            let error = RecordError::BadBoundary {
+                offset,
+                target_uri: header.target_uri,
+            };
+            return self.report_and_resync(start, header_end, error);
+        }
+        let suspect = self.suspect(start);
+        self.pos = end;
+        if suspect && boundary == Boundary::EndOfData {
+            // The last record of a corrupt member's output: not trusted.
+            return None;
+        }
+        // 5. The record. A buffer that holds just this record (and not much
+        // spare room) goes with it: its payload is not copied.
+        let block =
+            if boundary == Boundary::EndOfMember && self.buf.capacity() <= 2 * self.buf.len() {
+                let buf = std::mem::take(&mut self.buf);
+                self.base += buf.len() as u64;
+                self.pos = 0;
+                self.forget_members_before_base();
+                Block::Owned(buf, header_end..end)
+            } else {
+                Block::Borrowed(&self.buf[header_end..end])
+            };
+        Some(build(header, offset, block, &self.opts))
+    }
+
+    /// Reads the header at `buf[start..]`: a WARC header block when the
+    /// record starts `WARC/`, an ARC header line otherwise.
+    fn read_header(&mut self, start: usize) -> Result<Header, BadHeader> {
+        if self.buf[start..].starts_with(b"WARC/") {
+            self.read_warc_header(start)
+        } else {
+            self.read_arc_header(start)
+        }
+    }
+
+    /// Reads more data until the WARC header block at `buf[start..]` is
+    /// complete, then parses it. An unterminated header resumes the scan
+    /// just after `start`; a bad `Content-Length`, after the header.
+    fn read_warc_header(&mut self, start: usize) -> Result<Header, BadHeader> {
+        let end = loop {
+            if let Some(len) = warc_header::header_len(&self.buf[start..]) {
+                break start + len;
+            }
+            let have = self.buf.len() - start;
+            if have >= MAX_HEADER || !self.need(have + 1) {
+                return Err(BadHeader {
+                    problem: HeaderProblem::Unterminated(MAX_HEADER),
+                    resume_at: start + 1,
+                });
+            }
+        };
+        let header =
+            warc_header::parse_warc_header(&self.buf[start..end]).map_err(|problem| BadHeader {
+                problem,
+                resume_at: end,
+            })?;
+        Ok(Header {
+            version: header.version,
+            fields: header.fields,
+            target_uri: header.target_uri,
+            length: header.length,
+            arc: None,
+            end,
+        })
+    }
+
+    /// Reads the ARC header line at `buf[start..]` (up to [`MAX_ARC_LINE`]
+    /// bytes or the end of the data) and parses it; a line that is not an
+    /// ARC header resumes the scan just after `start`. A good one marks the
+    /// file as ARC, so that resynchronization looks for ARC lines too.
+    fn read_arc_header(&mut self, start: usize) -> Result<Header, BadHeader> {
+        let end = loop {
+            let have = self.buf.len() - start;
+            if let Some(n) = memchr::memchr(b'\n', &self.buf[start..]) {
+                break start + n + 1;
+            }
+            if have >= MAX_ARC_LINE || !self.need(have + 1) {
+                break self.buf.len();
+            }
+        };
+        let line = &self.buf[start..end];
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Some(arc) = parse_arc_line(line) else {
+            return Err(BadHeader {
+                problem: HeaderProblem::NotARecord,
+                resume_at: start + 1,
+            });
+        };
+        self.arc = true;
+        Ok(Header {
+            version: "ARC".to_string(),
+            fields: Vec::new(),
+            target_uri: Some(arc.url.clone()),
+            length: arc.length,
+            arc: Some(arc),
+            end,
+        })
+    }
+
+    /// Skips a record whose block is over [`Options::max_record_size`]
+    /// without keeping it, reading and dropping data as it goes.
+    fn skip_too_large(
+        &mut self,
+        start: usize,
+        offset: u64,
+        header: Header,
+    ) -> Option<Result<Record, RecordError>> {
+        let suspect = self.suspect(start);
+        self.pos = header.end;
+        let mut remaining = header.length;
+        while remaining > 0 {
+            if self.pos == self.buf.len() {
+                self.compact();
+                if !self.need(1) {
+                    break;
+                }
+            }
+            let take = remaining.min((self.buf.len() - self.pos) as u64);
+            self.pos += take as usize;
+            remaining -= take;
+        }
+        if suspect {
+            return None;
+        }
+        Some(Err(RecordError::TooLarge {
+            offset,
+            length: header.length,
+            limit: self.opts.max_record_size,
+            target_uri: header.target_uri,
+        }))
+    }
+
+    /// Whether the block of the record at `start`, which ends at `end` (and
+    /// is in `buf`), is followed by a record boundary.
+    ///
+    /// When only the block's CR/LFs follow it, up to where a whole member
+    /// ended, the next member starts a record boundary whatever it holds (a
+    /// record that ends where a member starts, possibly a corrupt one, ends
+    /// at a record boundary): it is not read yet, and the record can take
+    /// the buffer ([`Boundary::EndOfMember`]).
+    fn boundary_after(&mut self, start: usize, end: usize) -> Boundary {
         let ends_member = self.barrier.is_none()
             && self.member_end == Some(self.base + self.buf.len() as u64)
             && self.buf.len() - end <= 8
@@ -533,9 +620,6 @@ impl<'a> Reader<'a> {
             }
         }
         let at_end = after >= self.buf.len();
-        let suspect = self.suspect(start);
-        // A record that ends where a member starts (possibly a corrupt one)
-        // ends at a record boundary whatever that member holds.
         let (lo, hi) = (self.base + end as u64, self.base + after as u64);
         let member_boundary = self.members.iter().any(|&(d, _)| (lo..=hi).contains(&d))
             || self
@@ -543,55 +627,32 @@ impl<'a> Reader<'a> {
                 .as_ref()
                 .and_then(|b| b.suspect_from)
                 .is_some_and(|s| (end..=after).contains(&s));
-        if !at_end && !member_boundary && !self.starts_record(after) {
-            self.resync(header_end);
-            if suspect {
-                return None;
-            }
-            return Some(Err(RecordError::BadBoundary { offset, target_uri }));
-        }
-        self.pos = end;
-        if suspect && at_end {
-            // The last record of a corrupt member's output: not trusted.
-            return None;
-        }
-        // 6. The record. A buffer that holds just this record (and not much
-        // spare room) goes with it: its payload is not copied.
-        let block = if ends_member && self.buf.capacity() <= 2 * self.buf.len() {
-            let buf = std::mem::take(&mut self.buf);
-            self.base += buf.len() as u64;
-            self.pos = 0;
-            self.forget_members_before_base();
-            Block::Owned(buf, header_end..end)
+        if ends_member {
+            Boundary::EndOfMember
+        } else if at_end {
+            Boundary::EndOfData
+        } else if member_boundary || self.starts_record(after) {
+            Boundary::Record
         } else {
-            Block::Borrowed(&self.buf[header_end..end])
-        };
-        Some(build(
-            version, fields, arc_header, target_uri, offset, block, &self.opts,
-        ))
+            Boundary::Damaged
+        }
     }
 
-    fn header_error(
+    /// Reports `error` about the record at `start` — unless the record lies
+    /// in a corrupt member's output, where it is dropped silently — after
+    /// moving to the next record start at or after `resume_at`.
+    fn report_and_resync(
         &mut self,
         start: usize,
-        offset: u64,
-        problem: HeaderProblem,
+        resume_at: usize,
+        error: RecordError,
     ) -> Option<Result<Record, RecordError>> {
-        self.header_error_at(start + 1, offset, problem)
-    }
-
-    fn header_error_at(
-        &mut self,
-        from: usize,
-        offset: u64,
-        problem: HeaderProblem,
-    ) -> Option<Result<Record, RecordError>> {
-        let suspect = self.suspect(self.pos);
-        self.resync(from);
+        let suspect = self.suspect(start);
+        self.resync(resume_at);
         if suspect {
             return None;
         }
-        Some(Err(RecordError::BadHeader { offset, problem }))
+        Some(Err(error))
     }
 }
 
@@ -637,186 +698,10 @@ impl Iterator for Reader<'_> {
     }
 }
 
-fn field<'f>(fields: &'f [(String, String)], name: &str) -> Option<&'f str> {
-    fields
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
-}
-
-/// An ARC header line (version 1 or 2).
-#[derive(Debug, Clone)]
-pub(crate) struct ArcHeader {
-    url: String,
-    date: String,
-    mime: String,
-    length: u64,
-}
-
-/// Parses `URL IP DATE MIME ... LENGTH`. The date must be ≥ 12 digits and
-/// the URL contain a `:`; an unparseable length (`-1`, `abc`) counts as 0,
-/// as pywb reads it.
-pub(crate) fn parse_arc_line(line: &[u8]) -> Option<ArcHeader> {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    if line.len() > MAX_ARC_LINE || line.is_empty() || !line[0].is_ascii_graphic() {
-        return None;
-    }
-    let text = String::from_utf8_lossy(line);
-    let parts: Vec<&str> = text.split(' ').filter(|p| !p.is_empty()).collect();
-    if parts.len() < 5 {
-        return None;
-    }
-    let date = parts[2];
-    if date.len() < 12 || !date.bytes().all(|b| b.is_ascii_digit()) || !parts[0].contains(':') {
-        return None;
-    }
-    let last = parts[parts.len() - 1];
-    let length = last.parse::<u64>().unwrap_or(0);
-    let d = date.as_bytes();
-    let digit = |i: usize| d.get(i).map_or('0', |&b| b as char);
-    let iso: String = format!(
-        "{}{}{}{}-{}{}-{}{}T{}{}:{}{}:{}{}Z",
-        digit(0),
-        digit(1),
-        digit(2),
-        digit(3),
-        digit(4),
-        digit(5),
-        digit(6),
-        digit(7),
-        digit(8),
-        digit(9),
-        digit(10),
-        digit(11),
-        digit(12),
-        digit(13)
-    );
-    Some(ArcHeader {
-        url: parts[0].to_string(),
-        date: iso,
-        mime: parts[3].to_string(),
-        length,
-    })
-}
-
-/// A record's block: in the reader's buffer, or the buffer the reader handed
-/// over to the record, with the block's range in it.
-enum Block<'b> {
-    Borrowed(&'b [u8]),
-    Owned(Vec<u8>, Range<usize>),
-}
-
-/// Where a record's payload is, once decoded.
-enum Payload {
-    None,
-    /// A range of the block.
-    InBlock(Range<usize>),
-    Decoded(Vec<u8>),
-}
-
-fn build(
-    version: String,
-    fields: Vec<(String, String)>,
-    arc: Option<ArcHeader>,
-    target_uri: Option<String>,
-    offset: u64,
-    block: Block<'_>,
-    opts: &Options,
-) -> Result<Record, RecordError> {
-    let bytes: &[u8] = match &block {
-        Block::Borrowed(b) => b,
-        Block::Owned(buf, range) => &buf[range.clone()],
-    };
-    let (kind, date, content_type, target_uri) = match &arc {
-        Some(h) => {
-            let kind = if h.url.starts_with("filedesc:") {
-                RecordType::Warcinfo
-            } else {
-                RecordType::Response
-            };
-            let target = (kind != RecordType::Warcinfo).then_some(h.url.clone());
-            (kind, Some(h.date.clone()), Some(h.mime.clone()), target)
-        }
-        None => (
-            RecordType::from_name(field(&fields, "WARC-Type").unwrap_or("")),
-            field(&fields, "WARC-Date").map(str::to_string),
-            field(&fields, "Content-Type").map(str::to_string),
-            target_uri,
-        ),
-    };
-    let mut rec = Record {
-        kind,
-        version,
-        offset,
-        target_uri,
-        date,
-        record_id: field(&fields, "WARC-Record-ID").map(str::to_string),
-        payload_digest: field(&fields, "WARC-Payload-Digest").map(str::to_string),
-        refers_to: field(&fields, "WARC-Refers-To").map(str::to_string),
-        refers_to_target_uri: field(&fields, "WARC-Refers-To-Target-URI").map(str::to_string),
-        refers_to_date: field(&fields, "WARC-Refers-To-Date").map(str::to_string),
-        truncated: field(&fields, "WARC-Truncated").map(str::to_string),
-        content_type,
-        block_len: bytes.len() as u64,
-        warc_headers: fields,
-        http: None,
-        body: Body::default(),
-        body_error: None,
-    };
-    let mut payload = Payload::None;
-    let wants_http = matches!(kind, RecordType::Response | RecordType::Revisit);
-    if wants_http && !bytes.is_empty() {
-        let declared_http = rec
-            .content_type
-            .as_deref()
-            .is_some_and(|c| c.to_ascii_lowercase().contains("application/http"))
-            || rec
-                .target_uri
-                .as_deref()
-                .is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
-        match http::parse_response(bytes) {
-            Ok((h, body_at)) => {
-                if kind == RecordType::Response {
-                    let (body, err) = http::decode_body(&h, &bytes[body_at..], opts.max_body_size);
-                    payload = match body {
-                        // A borrowed body is a prefix of what it was given.
-                        Cow::Borrowed(b) => Payload::InBlock(body_at..body_at + b.len()),
-                        Cow::Owned(b) => Payload::Decoded(b),
-                    };
-                    rec.body_error = err;
-                }
-                rec.http = Some(h);
-            }
-            Err(problem) if declared_http && kind == RecordType::Response => {
-                return Err(RecordError::BadHttp {
-                    offset,
-                    target_uri: rec.target_uri,
-                    problem,
-                });
-            }
-            Err(HttpProblem::BadStatusLine) => {
-                if kind == RecordType::Response {
-                    payload = Payload::InBlock(0..bytes.len());
-                }
-            }
-        }
-    } else if kind == RecordType::Resource {
-        payload = Payload::InBlock(0..bytes.len().min(opts.max_body_size));
-    }
-    rec.body = match (payload, block) {
-        (Payload::None, _) => Body::default(),
-        (Payload::Decoded(b), _) => Body::from(b),
-        (Payload::InBlock(r), Block::Borrowed(b)) => Body::from(b[r].to_vec()),
-        (Payload::InBlock(r), Block::Owned(buf, range)) => {
-            Body::in_buffer(buf, range.start + r.start..range.start + r.end)
-        }
-    };
-    Ok(rec)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::Body;
     use crate::container::tests::gz;
 
     fn warc_record(uri: &str, html: &str) -> Vec<u8> {

@@ -14,13 +14,21 @@ use crate::http::{self, Http};
 /// `filedesc://` header, `Response` for every other record, as pywb does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RecordType {
+    /// `warcinfo`: information about the file (an ARC file's `filedesc:`).
     Warcinfo,
+    /// `response`: a server's response, usually an HTTP message.
     Response,
+    /// `resource`: a resource without the protocol around it.
     Resource,
+    /// `request`: the request that was sent.
     Request,
+    /// `metadata`: information about another record.
     Metadata,
+    /// `revisit`: content already archived in another record.
     Revisit,
+    /// `conversion`: another record's content transformed.
     Conversion,
+    /// `continuation`: a segment of a record split over several.
     Continuation,
     /// A type this crate does not know.
     Other,
@@ -66,6 +74,7 @@ impl RecordType {
 /// One WARC or ARC record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
+    /// The record type (`WARC-Type`; for ARC, see [`RecordType`]).
     pub kind: RecordType,
     /// `WARC/1.0`, `WARC/1.1`, … or `ARC`.
     pub version: String,
@@ -77,10 +86,15 @@ pub struct Record {
     pub target_uri: Option<String>,
     /// `WARC-Date` as written; ARC dates converted to `YYYY-MM-DDThh:mm:ssZ`.
     pub date: Option<String>,
+    /// `WARC-Record-ID` as written.
     pub record_id: Option<String>,
+    /// `WARC-Payload-Digest` as written.
     pub payload_digest: Option<String>,
+    /// `WARC-Refers-To` (a `revisit` record's original).
     pub refers_to: Option<String>,
+    /// `WARC-Refers-To-Target-URI`.
     pub refers_to_target_uri: Option<String>,
+    /// `WARC-Refers-To-Date`.
     pub refers_to_date: Option<String>,
     /// `WARC-Truncated`, when the crawler cut the record.
     pub truncated: Option<String>,
