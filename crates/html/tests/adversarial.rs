@@ -5,7 +5,7 @@
 //! comment or script, a million `&` or `&amp`, a 10 MB tag name, a million
 //! nested `<!--`, …) is tokenized at full size, at a tenth and at a
 //! hundredth of it, with error reporting off and on. The cost of a run is
-//! the CPU time of the thread that does it (see `support/cpu_time.rs`),
+//! the CPU time of the thread that does it (`spinneret_testdata::cpu_time`),
 //! not wall-clock time, so other processes loading the machine do not move
 //! it. Linear work gives a full/tenth cost ratio of about 10 (more when
 //! the working set grows past the caches), a quadratic pass about 100; a
@@ -25,23 +25,18 @@
 //! [`StreamTokenizer`] in 64 KiB chunks: a token that spans many chunks
 //! must not be rescanned from its start on every chunk.
 //!
-//! Per-thread CPU clocks are read through POSIX calls declared for 64-bit
-//! Linux, so these tests are compiled for that target only.
+//! Per-thread CPU clocks are read through POSIX calls that Linux has, so
+//! these tests are compiled for Linux only.
 
-#![cfg(all(target_os = "linux", target_pointer_width = "64"))]
-#![deny(clippy::undocumented_unsafe_blocks)]
-
-mod support {
-    pub mod cpu_time;
-}
+#![cfg(target_os = "linux")]
 
 use spinneret_html::{ErrorCode, StreamTokenizer, Token, Tokenizer, TokenizerOptions};
+use spinneret_testdata::cpu_time::{self, ThreadClock};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::Duration;
-use support::cpu_time::{self, ThreadClock};
 
 const MB: usize = 1_000_000;
 

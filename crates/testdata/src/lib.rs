@@ -8,9 +8,16 @@
 //!
 //! Missing data is a hard error, not a skipped test: a conformance test that
 //! silently passes because its input is absent would hide a broken setup.
+//!
+//! [`cpu_time`] (Linux) gives tests per-thread CPU time, the measure their
+//! scaling checks use instead of wall-clock time.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
+
+#[cfg(target_os = "linux")]
+pub mod cpu_time;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};

@@ -824,28 +824,14 @@ const PATTERNS: &[Pattern] = &[
     },
 ];
 
-/// The CPU time this thread has used so far (`CLOCK_THREAD_CPUTIME_ID`):
-/// unlike wall-clock time, it does not grow while other processes hold the
-/// CPU.
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec for the call's duration,
-    // and CLOCK_THREAD_CPUTIME_ID is a clock every Linux and macOS provides.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
 /// Minimum, over `runs` runs, of the thread CPU time of one parse of
 /// `input` (averaged over `reps` parses per run). The minimum discards the
 /// runs slowed by cache misses after a context switch.
+#[cfg(target_os = "linux")]
 fn min_parse_cpu_time(input: &str, base: Option<&Url>, runs: usize, reps: u32) -> Duration {
     (0..runs)
         .map(|_| {
-            let start = thread_cpu_time();
+            let start = spinneret_testdata::cpu_time::current_thread();
             for _ in 0..reps {
                 let r = match base {
                     Some(b) => Url::parse_with_base(std::hint::black_box(input), b),
@@ -853,7 +839,7 @@ fn min_parse_cpu_time(input: &str, base: Option<&Url>, runs: usize, reps: u32) -
                 };
                 std::hint::black_box(r).ok();
             }
-            (thread_cpu_time() - start) / reps
+            (spinneret_testdata::cpu_time::current_thread() - start) / reps
         })
         .min()
         .expect("at least one run")
@@ -867,6 +853,7 @@ fn min_parse_cpu_time(input: &str, base: Option<&Url>, runs: usize, reps: u32) -
 /// checked: at that size it measures caches, not the algorithm, and a
 /// quadratic pass over 1 MB takes seconds.
 #[test]
+#[cfg(target_os = "linux")]
 fn parsing_is_linear_time() {
     const SMALL: usize = 100_000;
     const LARGE: usize = 1_000_000;
