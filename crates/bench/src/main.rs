@@ -36,6 +36,8 @@
 //! The hidden `kernel` mode prints one line, `items=N ok=M` (the tokenizer's
 //! adds `pages=… failed=…`), which the callgrind scripts read.
 
+#![forbid(unsafe_code)]
+
 mod canon_bench;
 mod encoding_bench;
 mod pipeline_bench;
