@@ -83,13 +83,17 @@ impl Extractor {
         }
         let mut det = sniffer.determine(page);
         let initial_encoding = det;
+        // The decoder lends the text when the page's bytes are it (after any
+        // BOM): valid UTF-8, or ASCII in an ASCII-compatible encoding.
         let text = decode_with(page, det.encoding).0;
-        let first = scan(&text, page, &mut det, true, &mut self.buffers);
+        let lent = matches!(text, Cow::Borrowed(_));
+        let first = scan(&text, lent, page, &mut det, true, &mut self.buffers);
         let encoding_change = first.change;
         let restarted = first.restart;
         let doc = if restarted {
             let text = decode_with(page, det.encoding).0;
-            scan(&text, page, &mut det, false, &mut self.buffers)
+            let lent = matches!(text, Cow::Borrowed(_));
+            scan(&text, lent, page, &mut det, false, &mut self.buffers)
         } else {
             first
         };

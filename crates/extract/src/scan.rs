@@ -78,17 +78,19 @@ pub(crate) struct Pass {
     pub(crate) restart: bool,
 }
 
-/// Scans `text`, the decoding of `page` with `det`'s encoding. With
+/// Scans `text`, the decoding of `page` with `det`'s encoding
+/// (`text_is_page` when the decoder lent it from `page`). With
 /// `may_change`, a `<meta>` naming an encoding while `det` is tentative
 /// changes `det` and may end the pass early.
 pub(crate) fn scan(
     text: &str,
+    text_is_page: bool,
     page: &[u8],
     det: &mut Determination,
     may_change: bool,
     buffers: &mut Buffers,
 ) -> Pass {
-    let mut sink = PageScan::new(text, page, det, may_change, buffers);
+    let mut sink = PageScan::new(text, page, text_is_page, det, may_change, buffers);
     let mut tok = Tokenizer::new(text, TokenizerOptions::default());
     while let Some(token) = tok.next_token() {
         let tag = match token {
@@ -212,15 +214,20 @@ fn breaks_out(name: Option<LocalName>) -> bool {
     )
 }
 
-/// The bytes of `page` that decode to `text[..offset]`.
+/// The bytes of `page` that decode to `text[..offset]`. When `text_is_page`
+/// (the decoder lent the text from the page, after any BOM) that is the BOM
+/// and the first `offset` bytes after it; otherwise the page is decoded
+/// again up to `offset` bytes of text.
 fn consumed<'p>(
     page: &'p [u8],
     text: &str,
+    text_is_page: bool,
     encoding: &'static Encoding,
     offset: usize,
 ) -> &'p [u8] {
-    if std::ptr::eq(text.as_ptr(), page.as_ptr()) {
-        return &page[..offset.min(page.len())];
+    if text_is_page {
+        let bom = page.len() - text.len();
+        return &page[..bom + offset.min(text.len())];
     }
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut out = vec![0u8; offset];
@@ -234,6 +241,8 @@ struct PageScan<'a> {
     text: &'a str,
     /// The page's bytes (for *change the encoding*).
     page: &'a [u8],
+    /// Whether `text` is `page`'s bytes after any BOM (lent by the decoder).
+    text_is_page: bool,
     det: &'a mut Determination,
     may_change: bool,
     buffers: &'a mut Buffers,
@@ -256,6 +265,7 @@ impl<'a> PageScan<'a> {
     fn new(
         text: &'a str,
         page: &'a [u8],
+        text_is_page: bool,
         det: &'a mut Determination,
         may_change: bool,
         buffers: &'a mut Buffers,
@@ -266,6 +276,7 @@ impl<'a> PageScan<'a> {
         PageScan {
             text,
             page,
+            text_is_page,
             det,
             may_change,
             buffers,
@@ -388,7 +399,13 @@ impl<'a> PageScan<'a> {
         else {
             return false;
         };
-        let bytes = consumed(self.page, self.text, self.det.encoding, offset);
+        let bytes = consumed(
+            self.page,
+            self.text,
+            self.text_is_page,
+            self.det.encoding,
+            offset,
+        );
         let change = self.det.change_the_encoding(enc, bytes);
         self.change = Some(change);
         matches!(change, Change::SwitchInPlace(_) | Change::Reparse(_))
