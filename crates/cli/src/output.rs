@@ -75,17 +75,17 @@ impl<'a> LinkRow<'a> {
         } else if link.svg {
             Some(Cow::Owned(format!("svg:{}", link.element)))
         } else {
-            Some(Cow::Borrowed(&*link.element))
+            Some(Cow::Borrowed(link.element))
         };
         LinkRow {
             source,
             target: link.target.as_ref().ok().map(|u| u.href()),
             error: link.target.as_ref().err().map(|e| e.kind().spec_name()),
-            raw: &link.raw,
+            raw: link.raw,
             tag,
             attr: link.attribute,
             kind: link.kind.as_str(),
-            rel: link.rel.as_deref(),
+            rel: link.rel,
             text: link.text,
             record,
         }

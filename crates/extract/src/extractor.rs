@@ -142,18 +142,18 @@ impl Extractor {
             }
         }
         let base = summary.base.clone();
-        let text_of = |t| Cow::Borrowed(links.get(t));
+        let text_of = |t| links.get(t);
         for p in &links.links {
             let raw = links.get(p.raw);
             let target = parse_url(raw, &base, Some(&encoder));
             let rel = p.rel.map(text_of);
-            let nofollow = rel.as_deref().is_some_and(has_nofollow);
+            let nofollow = rel.is_some_and(has_nofollow);
             let link = Link {
                 element: text_of(p.element),
                 attribute: p.attribute,
                 svg: p.svg,
                 kind: p.kind,
-                raw: Cow::Borrowed(raw),
+                raw,
                 target,
                 rel,
                 nofollow,
@@ -178,13 +178,13 @@ fn header_link<'a>(
     page: &Url,
 ) -> Link<'a> {
     Link {
-        element: Cow::Borrowed(""),
+        element: "",
         attribute,
         svg: false,
         kind,
-        raw: Cow::Borrowed(raw),
+        raw,
         target: parse_url(raw, page, None),
-        rel: rel.map(Cow::Borrowed),
+        rel,
         nofollow: rel.is_some_and(has_nofollow),
         hreflang: None,
         as_: None,

@@ -5,8 +5,6 @@
 //! kind's discriminant is its index there and in [`KindCounts`]; both are
 //! generated from the one list in this file.
 
-use std::borrow::Cow;
-
 use spinneret_encoding::{Change, Determination};
 use spinneret_url::{ParseError, Url};
 
@@ -71,7 +69,7 @@ link_kinds! {
 #[derive(Clone, Debug)]
 pub struct Link<'a> {
     /// The element's name (lower case); empty for HTTP headers.
-    pub element: Cow<'a, str>,
+    pub element: &'a str,
     /// The attribute (`href`, `xlink:href`, `srcset`, `style`, …), `#text`
     /// for a `<style>` element's text, or the header name (`Location`,
     /// `Link`).
@@ -82,17 +80,17 @@ pub struct Link<'a> {
     pub kind: LinkKind,
     /// The URL text as found (character references and CSS escapes
     /// resolved; stripped of leading and trailing ASCII whitespace).
-    pub raw: Cow<'a, str>,
+    pub raw: &'a str,
     /// The URL resolved against the document base (headers: the page URL).
     pub target: Result<Url, ParseError>,
     /// `rel` of `a`/`area`/`link` (and of a `Link` header).
-    pub rel: Option<Cow<'a, str>>,
+    pub rel: Option<&'a str>,
     /// Whether `rel` contains the token `nofollow` (ASCII case-insensitive).
     pub nofollow: bool,
     /// `hreflang` of `a`/`area`/`link`.
-    pub hreflang: Option<Cow<'a, str>>,
+    pub hreflang: Option<&'a str>,
     /// `as` of `link`.
-    pub as_: Option<Cow<'a, str>>,
+    pub as_: Option<&'a str>,
     /// For `a` `href`: the text between `<a>` and `</a>`, ASCII whitespace
     /// collapsed to single spaces and trimmed, at most
     /// [`ANCHOR_TEXT_MAX`](crate::ANCHOR_TEXT_MAX) characters.

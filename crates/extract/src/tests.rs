@@ -64,10 +64,10 @@ fn run(html: &[u8], page: &str, headers: &Headers<'_>) -> (Vec<Got>, Summary) {
     let mut out = Vec::new();
     let s = extract(html, &page, headers, |l| {
         out.push(Got {
-            element: l.element.into_owned(),
+            element: l.element.to_owned(),
             attribute: l.attribute,
             kind: l.kind,
-            raw: l.raw.into_owned(),
+            raw: l.raw.to_owned(),
             href: l.target.map(|u| u.href().to_owned()),
             text: l.text.map(str::to_owned),
             svg: l.svg,

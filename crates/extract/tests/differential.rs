@@ -181,9 +181,9 @@ fn streaming_equals_tree_on_the_corpus() {
                     let mut ours: Vec<Key> = Vec::new();
                     let summary = extract(&bytes, &page, &Headers::default(), |l| {
                         ours.push((
-                            l.element.into_owned(),
+                            l.element.to_owned(),
                             l.attribute.to_owned(),
-                            l.raw.into_owned(),
+                            l.raw.to_owned(),
                         ));
                     });
                     let text = decode_with(&bytes, summary.encoding.encoding).0;
