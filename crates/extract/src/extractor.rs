@@ -18,7 +18,7 @@ use spinneret_url::{ParseError, QueryEncoder, Url};
 
 use crate::header;
 use crate::link::{KindCounts, Link, LinkKind, Summary};
-use crate::scan::{Buffers, scan};
+use crate::scan::{Buffers, Page, scan};
 
 /// The HTTP response headers that matter (values as received).
 #[derive(Clone, Debug, Default)]
@@ -83,17 +83,13 @@ impl Extractor {
         }
         let mut det = sniffer.determine(page);
         let initial_encoding = det;
-        // The decoder lends the text when the page's bytes are it (after any
-        // BOM): valid UTF-8, or ASCII in an ASCII-compatible encoding.
         let text = decode_with(page, det.encoding).0;
-        let lent = matches!(text, Cow::Borrowed(_));
-        let first = scan(&text, lent, page, &mut det, true, &mut self.buffers);
+        let first = scan(page_of(page, &text), &mut det, true, &mut self.buffers);
         let encoding_change = first.change;
         let restarted = first.restart;
         let doc = if restarted {
             let text = decode_with(page, det.encoding).0;
-            let lent = matches!(text, Cow::Borrowed(_));
-            scan(&text, lent, page, &mut det, false, &mut self.buffers)
+            scan(page_of(page, &text), &mut det, false, &mut self.buffers)
         } else {
             first
         };
@@ -166,6 +162,17 @@ impl Extractor {
         self.buffers.links.clear();
         self.buffers.release_outsized();
         summary
+    }
+}
+
+/// The page `bytes` with `text`, their decoding (lent by the decoder when
+/// it is `Cow::Borrowed`).
+#[expect(clippy::ptr_arg, reason = "the Cow's variant is what is read")]
+fn page_of<'a>(bytes: &'a [u8], text: &'a Cow<'_, str>) -> Page<'a> {
+    Page {
+        bytes,
+        text,
+        lent: matches!(text, Cow::Borrowed(_)),
     }
 }
 

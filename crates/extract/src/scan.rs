@@ -78,20 +78,61 @@ pub(crate) struct Pass {
     pub(crate) restart: bool,
 }
 
-/// Scans `text`, the decoding of `page` with `det`'s encoding
-/// (`text_is_page` when the decoder lent it from `page`). With
-/// `may_change`, a `<meta>` naming an encoding while `det` is tentative
-/// changes `det` and may end the pass early.
+/// A page as one pass reads it: its bytes and their decoding.
+#[derive(Clone, Copy)]
+pub(crate) struct Page<'a> {
+    /// The response body.
+    pub(crate) bytes: &'a [u8],
+    /// `bytes` decoded with the pass's encoding; the tokenizer reads it.
+    pub(crate) text: &'a str,
+    /// Whether the decoder lent `text` from `bytes` (it is `bytes` after
+    /// any BOM: valid UTF-8, or ASCII in an ASCII-compatible encoding).
+    pub(crate) lent: bool,
+}
+
+impl<'a> Page<'a> {
+    /// The bytes that decode to `text[..offset]` with `encoding`: when the
+    /// text was lent, the BOM and the first `offset` bytes after it;
+    /// otherwise the bytes are decoded again up to `offset` bytes of text.
+    fn consumed(self, encoding: &'static Encoding, offset: usize) -> &'a [u8] {
+        let offset = offset.min(self.text.len());
+        if self.lent {
+            let bom = self.bytes.len() - self.text.len();
+            return &self.bytes[..bom + offset];
+        }
+        let mut decoder = encoding.new_decoder_without_bom_handling();
+        let mut out = vec![0u8; offset];
+        let (_, read, _, _) = decoder.decode_to_utf8(self.bytes, &mut out, false);
+        &self.bytes[..read]
+    }
+}
+
+/// Scans `page` with `det`'s encoding. With `may_change`, a `<meta>`
+/// naming an encoding while `det` is tentative changes `det` and may end
+/// the pass early.
 pub(crate) fn scan(
-    text: &str,
-    text_is_page: bool,
-    page: &[u8],
+    page: Page<'_>,
     det: &mut Determination,
     may_change: bool,
     buffers: &mut Buffers,
 ) -> Pass {
-    let mut sink = PageScan::new(text, page, text_is_page, det, may_change, buffers);
-    let mut tok = Tokenizer::new(text, TokenizerOptions::default());
+    buffers.links.clear();
+    buffers.texts.clear();
+    buffers.style_text.clear();
+    let mut sink = PageScan {
+        page,
+        det,
+        may_change,
+        buffers,
+        raw: None,
+        in_anchor: false,
+        maybe_foreign: false,
+        foreign: false,
+        foreign_before: false,
+        base_href: None,
+        change: None,
+    };
+    let mut tok = Tokenizer::new(page.text, TokenizerOptions::default());
     while let Some(token) = tok.next_token() {
         let tag = match token {
             Token::Text(t) => {
@@ -214,35 +255,11 @@ fn breaks_out(name: Option<LocalName>) -> bool {
     )
 }
 
-/// The bytes of `page` that decode to `text[..offset]`. When `text_is_page`
-/// (the decoder lent the text from the page, after any BOM) that is the BOM
-/// and the first `offset` bytes after it; otherwise the page is decoded
-/// again up to `offset` bytes of text.
-fn consumed<'p>(
-    page: &'p [u8],
-    text: &str,
-    text_is_page: bool,
-    encoding: &'static Encoding,
-    offset: usize,
-) -> &'p [u8] {
-    if text_is_page {
-        let bom = page.len() - text.len();
-        return &page[..bom + offset.min(text.len())];
-    }
-    let mut decoder = encoding.new_decoder_without_bom_handling();
-    let mut out = vec![0u8; offset];
-    let (_, read, _, _) = decoder.decode_to_utf8(page, &mut out, false);
-    &page[..read]
-}
-
 /// The state of one pass between tokens.
 struct PageScan<'a> {
-    /// The decoded page, which the tokenizer reads.
-    text: &'a str,
-    /// The page's bytes (for *change the encoding*).
-    page: &'a [u8],
-    /// Whether `text` is `page`'s bytes after any BOM (lent by the decoder).
-    text_is_page: bool,
+    /// The page: the text the tokenizer reads, and the bytes for *change
+    /// the encoding*.
+    page: Page<'a>,
     det: &'a mut Determination,
     may_change: bool,
     buffers: &'a mut Buffers,
@@ -262,34 +279,6 @@ struct PageScan<'a> {
 }
 
 impl<'a> PageScan<'a> {
-    fn new(
-        text: &'a str,
-        page: &'a [u8],
-        text_is_page: bool,
-        det: &'a mut Determination,
-        may_change: bool,
-        buffers: &'a mut Buffers,
-    ) -> PageScan<'a> {
-        buffers.links.clear();
-        buffers.texts.clear();
-        buffers.style_text.clear();
-        PageScan {
-            text,
-            page,
-            text_is_page,
-            det,
-            may_change,
-            buffers,
-            raw: None,
-            in_anchor: false,
-            maybe_foreign: false,
-            foreign: false,
-            foreign_before: false,
-            base_href: None,
-            change: None,
-        }
-    }
-
     /// A run of characters: a `<style>`'s CSS, hidden raw text, or
     /// (inside an `<a>`) anchor text.
     fn text(&mut self, t: &str) {
@@ -367,7 +356,7 @@ impl<'a> PageScan<'a> {
                 Some(L::A) => self.in_anchor = false,
                 Some(L::Base) => {
                     if self.base_href.is_none()
-                        && let Some(h) = self.buffers.tag.get(self.text, Attr::Href)
+                        && let Some(h) = self.buffers.tag.get(self.page.text, Attr::Href)
                     {
                         self.base_href = Some(self.buffers.links.keep_text(h));
                     }
@@ -393,19 +382,13 @@ impl<'a> PageScan<'a> {
     /// must restart.
     fn meta_changes_encoding(&mut self, offset: usize) -> bool {
         let attrs = &self.buffers.tag;
-        let get = |a| attrs.get(self.text, a).map(str::as_bytes);
+        let get = |a| attrs.get(self.page.text, a).map(str::as_bytes);
         let Some(enc) =
             meta_element_encoding(get(Attr::Charset), get(Attr::HttpEquiv), get(Attr::Content))
         else {
             return false;
         };
-        let bytes = consumed(
-            self.page,
-            self.text,
-            self.text_is_page,
-            self.det.encoding,
-            offset,
-        );
+        let bytes = self.page.consumed(self.det.encoding, offset);
         let change = self.det.change_the_encoding(enc, bytes);
         self.change = Some(change);
         matches!(change, Change::SwitchInPlace(_) | Change::Reparse(_))
@@ -417,7 +400,7 @@ impl<'a> PageScan<'a> {
         let Buffers {
             links, texts, tag, ..
         } = &mut *self.buffers;
-        let page_text = self.text;
+        let page_text = self.page.text;
         let name = match (local, tag.other_name) {
             (Some(n), _) => n.as_str(),
             (None, Some(s)) => tag.text(page_text, s),
