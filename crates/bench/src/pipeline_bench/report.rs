@@ -55,8 +55,6 @@ const README: [(Col, &str); 8] = [
 struct Results<'a> {
     rows: &'a [Row],
     vol: &'a Volume,
-    /// Seconds of spinneret in process with one worker: the reference.
-    spinneret_1t: Option<f64>,
 }
 
 impl Results<'_> {
@@ -65,6 +63,11 @@ impl Results<'_> {
         self.rows
             .iter()
             .find(|r| r.kernel == kernel && r.threads == Some(threads))
+    }
+
+    /// Seconds of spinneret in process with one worker: the reference.
+    fn spinneret_1t(&self) -> Option<f64> {
+        self.row(Kernel::Spinneret, 1)?.secs
     }
 
     /// MB of HTML per second of that row's wall time.
@@ -98,7 +101,9 @@ impl Results<'_> {
                 .cpu_secs
                 .filter(|&c| c > 0.0)
                 .map_or(Cell::Missing, |c| Cell::Fixed(self.vol.mb_per_sec(c), 1)),
-            Col::VsSpinneret1t => match (self.spinneret_1t, secs) {
+            // The reference's time over this row's: above 1 when the row
+            // is faster than spinneret with one worker.
+            Col::VsSpinneret1t => match (self.spinneret_1t(), secs) {
                 (Some(ours), Some(s)) => Cell::Ratio {
                     other: ours,
                     ours: s,
@@ -132,12 +137,7 @@ fn met(yes: bool) -> &'static str {
 
 /// Prints the console table, the targets, and the README's table.
 pub fn print(rows: &[Row], vol: &Volume, quick: bool, repeat: u32) {
-    let mut results = Results {
-        rows,
-        vol,
-        spinneret_1t: None,
-    };
-    results.spinneret_1t = results.row(Kernel::Spinneret, 1).and_then(|r| r.secs);
+    let results = Results { rows, vol };
 
     println!();
     print!("{}", results.table(&CONSOLE).aligned());
