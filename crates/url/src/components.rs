@@ -53,6 +53,7 @@
 //!   a host, a path not starting with `/` is opaque; a list path has no `.`
 //!   or `..` segment in any spelling.
 
+use crate::fast_path::is_lower_scheme_byte;
 use crate::host::{HostKind, is_forbidden_domain_code_point, is_forbidden_host_code_point};
 use crate::parser::{is_double_dot_segment, is_single_dot_segment};
 use crate::record::Record;
@@ -140,9 +141,7 @@ impl Url {
         // Scheme.
         let scheme = &s[..c.scheme_end as usize];
         if !scheme.first().is_some_and(u8::is_ascii_lowercase)
-            || !scheme.iter().all(|&b| {
-                b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.')
-            })
+            || !scheme.iter().all(|&b| is_lower_scheme_byte(b))
             || s[c.scheme_end as usize] != b':'
         {
             return fail("the scheme is not lower-case ASCII followed by ':'");
@@ -295,18 +294,10 @@ fn check_host(host: &[u8], kind: HostKind, scheme: SchemeType) -> Result<(), &'s
 }
 
 /// Whether `host` is the IPv4 serializer's output: four decimal numbers
-/// below 256 without leading zeros, joined by `.`.
+/// below 256 without leading zeros, joined by `.` (what std writes).
 fn is_dotted_decimal(host: &[u8]) -> bool {
-    let mut parts = 0;
-    for part in host.split(|&b| b == b'.') {
-        parts += 1;
-        let canonical = std::str::from_utf8(part)
-            .ok()
-            .and_then(|p| p.parse::<u8>().ok())
-            .is_some_and(|n| n.to_string().as_bytes() == part);
-        if !canonical {
-            return false;
-        }
-    }
-    parts == 4
+    std::str::from_utf8(host)
+        .ok()
+        .and_then(|h| h.parse::<std::net::Ipv4Addr>().ok())
+        .is_some_and(|a| a.to_string().as_bytes() == host)
 }

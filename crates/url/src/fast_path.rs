@@ -36,7 +36,7 @@ use crate::url::Url;
 
 /// A byte the scheme state accepts after the first, in lower case.
 #[inline(always)]
-fn is_lower_scheme_byte(c: u8) -> bool {
+pub(crate) fn is_lower_scheme_byte(c: u8) -> bool {
     c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.')
 }
 
