@@ -128,7 +128,6 @@ pub(crate) fn scan(
         in_anchor: false,
         maybe_foreign: false,
         foreign: false,
-        foreign_before: false,
         base_href: None,
         change: None,
     };
@@ -150,9 +149,9 @@ pub(crate) fn scan(
         // foreign (the simulator is asked only once an <svg>/<math> was
         // seen).
         let foreign = sink.maybe_foreign && tok.in_foreign_content();
-        sink.after_tag(foreign);
+        let foreign_before = sink.after_tag(foreign);
         if let Some(element) = tag
-            && sink.start_tag(element, tok.offset()) == Flow::Restart
+            && sink.start_tag(element, foreign_before, tok.offset()) == Flow::Restart
         {
             return sink.pass(true);
         }
@@ -272,8 +271,6 @@ struct PageScan<'a> {
     maybe_foreign: bool,
     /// Whether the adjusted current node is foreign after the last tag.
     foreign: bool,
-    /// Whether the adjusted current node was foreign before the last tag.
-    foreign_before: bool,
     base_href: Option<Text>,
     change: Option<Change>,
 }
@@ -331,22 +328,25 @@ impl<'a> PageScan<'a> {
     }
 
     /// After any tag: the simulator's word on foreign content; the end of
-    /// a `<style>`'s text.
-    fn after_tag(&mut self, foreign: bool) {
-        self.foreign_before = self.foreign;
-        self.foreign = foreign;
+    /// a `<style>`'s text. Returns whether the adjusted current node was
+    /// foreign before the tag.
+    fn after_tag(&mut self, foreign: bool) -> bool {
+        let before = std::mem::replace(&mut self.foreign, foreign);
         self.flush_style_text();
         self.raw = None;
+        before
     }
 
     /// A start tag, after [`PageScan::read_start_tag`] and
-    /// [`PageScan::after_tag`]; `offset` is where the next token starts.
-    fn start_tag(&mut self, element: Element, offset: usize) -> Flow {
+    /// [`PageScan::after_tag`] (which said whether the document was in
+    /// foreign content before it: `foreign_before`); `offset` is where the
+    /// next token starts.
+    fn start_tag(&mut self, element: Element, foreign_before: bool, offset: usize) -> Flow {
         use LocalName as L;
         let local = element.local;
         // The element's namespace: SVG when the tree builder used the rules
         // for foreign content and kept it there.
-        let svg = self.foreign_before && self.foreign && !breaks_out(local);
+        let svg = foreign_before && self.foreign && !breaks_out(local);
         if !svg {
             match local {
                 Some(L::Style) => self.raw = Some(RawText::Style),
@@ -410,6 +410,9 @@ impl<'a> PageScan<'a> {
         let is_linkish = !svg && matches!(local, Some(L::A | L::Area | L::Link));
         let in_anchor = &mut self.in_anchor;
         let get = |a| tag.get(page_text, a);
+        // A name the tokenizer does not intern is kept once per tag, not
+        // once per link.
+        let mut element = local.map(|n| Text::Static(n.as_str()));
         rules::links_of(name, svg, get, |attribute, kind, v| {
             let main = is_linkish && attribute == Attr::Href;
             let text = if is_anchor && main {
@@ -426,10 +429,7 @@ impl<'a> PageScan<'a> {
             } else {
                 None
             };
-            let element = match local {
-                Some(n) => Text::Static(n.as_str()),
-                None => links.keep_text(name),
-            };
+            let element = *element.get_or_insert_with(|| links.keep_text(name));
             let raw = links.keep_text(&v);
             links.links.push(Pending {
                 element,
