@@ -11,13 +11,25 @@
 //!
 //! [`cpu_time`] (Linux) gives tests per-thread CPU time, the measure their
 //! scaling checks use instead of wall-clock time.
+//!
+//! Readers of the html5lib suites that several crates run:
+//! [`tree_construction_tests`] (the `.dat` tree-construction tests) and
+//! [`serializer_tests`]. [`text_chunkings`] and [`byte_chunkings`] cut an
+//! input into pieces for tests of streaming parsers.
 
 #![deny(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
+mod chunking;
 #[cfg(target_os = "linux")]
 pub mod cpu_time;
+mod serializer_tests;
+mod tree_construction;
+
+pub use chunking::{Chunking, byte_chunkings, text_chunkings};
+pub use serializer_tests::{SerializerTest, serializer_tests};
+pub use tree_construction::{TreeTest, parse_dat, tree_construction_tests};
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
