@@ -169,3 +169,15 @@ fn dumps_namespaces_doctypes_templates_and_fragments() {
         "| <noscript>\n|   \"<b>x</b>\"\n"
     );
 }
+
+/// A deep tree (20,000 levels; html5ever's own time grows faster than
+/// linearly with the depth, so not more): the dump walks it without
+/// recursion, whatever the depth.
+#[test]
+fn dumps_a_deep_tree() {
+    let depth = 20_000;
+    let dump = html5ever_document_dump(&"<span>".repeat(depth), false);
+    assert_eq!(dump.lines().count(), 3 + depth);
+    let last = dump.lines().last().unwrap();
+    assert_eq!(last.len(), "| ".len() + 2 * (depth + 1) + "<span>".len());
+}

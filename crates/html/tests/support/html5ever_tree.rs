@@ -87,11 +87,32 @@ pub fn context_name(context: &str) -> QualName {
     QualName::new(None, ns, LocalName::from(local))
 }
 
-/// Dumps the children of `parent`, each at `depth`.
+/// Dumps the subtrees of the children of `parent`, the children at `depth`,
+/// in document order. Iterative (an explicit stack), so that the deep trees
+/// of real pages cannot overflow a test thread's stack.
 fn dump_children(parent: &Handle, depth: usize, out: &mut String) {
-    for child in parent.children.borrow().iter() {
-        dump_node(child, depth, out);
+    let mut pending: Vec<(Handle, usize)> = Vec::new();
+    push_children(parent, depth, &mut pending);
+    while let Some((node, depth)) = pending.pop() {
+        dump_node(&node, depth, out);
+        // Popped first, hence dumped first: the template contents (below
+        // the `content` line), then the node's own children.
+        push_children(&node, depth + 1, &mut pending);
+        if let NodeData::Element {
+            template_contents, ..
+        } = &node.data
+            && let Some(contents) = template_contents.borrow().as_ref()
+        {
+            push_children(contents, depth + 2, &mut pending);
+        }
     }
+}
+
+/// Pushes the children of `parent` at `depth` so that the first child is
+/// popped first.
+fn push_children(parent: &Handle, depth: usize, pending: &mut Vec<(Handle, usize)>) {
+    let children = parent.children.borrow();
+    pending.extend(children.iter().rev().map(|c| (c.clone(), depth)));
 }
 
 /// Starts a line at `depth`: `"| "` and two spaces per level.
@@ -102,8 +123,8 @@ fn line_start(depth: usize, out: &mut String) {
     }
 }
 
-/// Dumps `node` at `depth`, then its attributes, template contents and
-/// children below it.
+/// Dumps the line of `node` at `depth`; for an element, also its attribute
+/// lines and, for a template, the `content` line (not the subtrees).
 fn dump_node(node: &Handle, depth: usize, out: &mut String) {
     line_start(depth, out);
     match &node.data {
@@ -149,14 +170,12 @@ fn dump_node(node: &Handle, depth: usize, out: &mut String) {
                 line_start(depth + 1, out);
                 let _ = writeln!(out, "{name}=\"{value}\"");
             }
-            if let Some(contents) = template_contents.borrow().as_ref() {
+            if template_contents.borrow().is_some() {
                 line_start(depth + 1, out);
                 out.push_str("content\n");
-                dump_children(contents, depth + 2, out);
             }
         }
     }
-    dump_children(node, depth + 1, out);
 }
 
 /// The namespace designator of an element's tag name string.
