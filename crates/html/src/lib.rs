@@ -25,17 +25,29 @@
 mod acc;
 mod byte_scan;
 mod char_ref;
+mod dom;
 mod entities;
 mod error;
 mod names;
+mod namespace;
 mod simulator;
 mod stream;
 mod token;
 mod tokenizer;
+mod tree_builder;
 
+pub use dom::{
+    AttrRef, Descendants, Document, ElementRef, NodeId, NodeKind, NodeRef, SerializeOptions,
+};
 pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;
+pub use namespace::{AttrNamespace, Namespace};
 pub use simulator::Simulator;
 pub use stream::StreamTokenizer;
 pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token, TokenText};
 pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};
+pub use tree_builder::{
+    BuilderState, ElementName, FragmentContext, InsertionMode, ParseOptions, QuirksMode,
+    StreamParser, TagAttrs, TreeAttr, TreeBuilder, TreeError, TreeErrorKind, TreeSink,
+    parse_document, parse_fragment,
+};

@@ -43,11 +43,10 @@ impl<'a> Run<'a, '_> {
             return self.doctype(p + 7);
         }
         if self.starts_with_at(p, b"[CDATA[", false)? {
-            let foreign = self
-                .core
-                .simulator
-                .as_ref()
-                .is_some_and(|s| s.in_foreign_content());
+            let foreign = match &self.core.simulator {
+                Some(sim) => sim.in_foreign_content(),
+                None => self.core.cdata_allowed,
+            };
             if foreign {
                 self.core.mode = TextMode::CdataSection;
                 self.core.pos = p + 7;

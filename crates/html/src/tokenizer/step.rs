@@ -67,6 +67,13 @@ pub(crate) struct Core {
     pub(super) last_start_tag: LastTag,
     /// The tree-builder simulator, when on.
     pub(super) simulator: Option<Simulator>,
+    /// Whether CDATA sections are recognised when no simulator runs: a
+    /// tree builder driving the tokenizer sets it while the adjusted
+    /// current node is in a foreign namespace.
+    pub(crate) cdata_allowed: bool,
+    /// A tree builder drives the text modes (and the last start tag):
+    /// the step leaves them alone.
+    pub(crate) driven: bool,
     /// Whether parse errors are reported (the fast paths are off if so).
     pub(super) report: bool,
     /// Offset of the buffer's first byte in the whole input.
@@ -107,6 +114,8 @@ impl Core {
             simulator: options
                 .simulate_tree_builder
                 .then(|| Simulator::new(options.scripting)),
+            cdata_allowed: false,
+            driven: false,
             report: options.report_errors,
             base: 0,
             pos: 0,
@@ -128,6 +137,13 @@ impl Core {
         core.last_start_tag = snapshot.last_start_tag.clone();
         core.simulator = snapshot.simulator.clone();
         core
+    }
+
+    /// Switches to `mode` after the start tag `tag` (a tree builder's
+    /// order), which becomes the last start tag.
+    pub(crate) fn switch_text_mode(&mut self, mode: TextMode, tag: LocalName) {
+        self.mode = mode;
+        self.last_start_tag = LastTag::Known(tag);
     }
 
     pub(crate) fn snapshot(&self) -> Snapshot {
@@ -155,6 +171,7 @@ impl Core {
             name,
             self_closing,
         } = &built
+            && !self.driven
             && self
                 .simulator
                 .as_ref()

@@ -1,0 +1,353 @@
+//! Building a [`Document`]: the DOM's [`TreeSink`].
+//!
+//! Every mutation keeps the link invariants of `dom/mod.rs`: a node is
+//! linked into at most one parent's child list, and `first`/`last`/`prev`/
+//! `next` agree. Names not interned as [`LocalName`]s are stored once per
+//! document (the table is kept in a map while building).
+
+use super::text::TextStore;
+use super::{Attr, Data, DoctypeData, Document, Element, NONE, NameId, Node, NodeId, OTHER_NAMES};
+use crate::namespace::Namespace;
+use crate::token::{Name, TokenText};
+use crate::tree_builder::{ElementName, QuirksMode, TagAttrs, TreeError, TreeSink};
+use std::collections::HashMap;
+
+/// The sink that builds a [`Document`].
+pub(crate) struct DomSink {
+    pub doc: Document,
+    name_ids: HashMap<Box<str>, u32>,
+}
+
+impl DomSink {
+    /// A sink whose document keeps `source` (the input, or its first part
+    /// when streaming) and whose root is a document (or fragment) node.
+    pub fn new(source: String, fragment: bool) -> DomSink {
+        let root = Node {
+            parent: NONE,
+            prev: NONE,
+            next: NONE,
+            first: NONE,
+            last: NONE,
+            data: if fragment {
+                Data::Fragment
+            } else {
+                Data::Document
+            },
+        };
+        DomSink {
+            doc: Document {
+                nodes: vec![root],
+                attrs: Vec::new(),
+                names: Vec::new(),
+                text: TextStore::new(source),
+                doctypes: Vec::new(),
+                templates: HashMap::new(),
+                quirks_mode: QuirksMode::NoQuirks,
+                errors: Vec::new(),
+            },
+            name_ids: HashMap::new(),
+        }
+    }
+
+    /// The finished document.
+    pub fn finish(mut self, errors: Vec<TreeError>) -> Document {
+        self.doc.errors = errors;
+        self.doc
+    }
+
+    fn intern(&mut self, name: Name<'_>) -> NameId {
+        match name {
+            Name::Known(n) => NameId::known(n),
+            Name::Other(s) => {
+                if let Some(&id) = self.name_ids.get(s) {
+                    return NameId(id);
+                }
+                let id = OTHER_NAMES + self.doc.names.len() as u32;
+                self.doc.names.push(s.into());
+                self.name_ids.insert(s.into(), id);
+                NameId(id)
+            }
+        }
+    }
+
+    fn new_node(&mut self, data: Data) -> u32 {
+        let id = u32::try_from(self.doc.nodes.len())
+            .ok()
+            .filter(|&id| id != NONE)
+            .expect("a document holds fewer than 2^32 - 1 nodes");
+        self.doc.nodes.push(Node {
+            parent: NONE,
+            prev: NONE,
+            next: NONE,
+            first: NONE,
+            last: NONE,
+            data,
+        });
+        id
+    }
+
+    fn node(&mut self, id: u32) -> &mut Node {
+        &mut self.doc.nodes[id as usize]
+    }
+
+    fn link_last(&mut self, parent: u32, child: u32) {
+        debug_assert_eq!(self.doc.nodes[child as usize].parent, NONE);
+        let last = self.node(parent).last;
+        {
+            let c = self.node(child);
+            c.parent = parent;
+            c.prev = last;
+            c.next = NONE;
+        }
+        if last == NONE {
+            self.node(parent).first = child;
+        } else {
+            self.node(last).next = child;
+        }
+        self.node(parent).last = child;
+    }
+
+    fn link_before(&mut self, sibling: u32, child: u32) {
+        let parent = self.node(sibling).parent;
+        debug_assert_ne!(parent, NONE);
+        let prev = self.node(sibling).prev;
+        {
+            let c = self.node(child);
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        self.node(sibling).prev = child;
+        if prev == NONE {
+            self.node(parent).first = child;
+        } else {
+            self.node(prev).next = child;
+        }
+    }
+
+    fn unlink(&mut self, node: u32) {
+        let Node {
+            parent, prev, next, ..
+        } = *self.node(node);
+        if parent == NONE {
+            return;
+        }
+        if prev == NONE {
+            self.node(parent).first = next;
+        } else {
+            self.node(prev).next = next;
+        }
+        if next == NONE {
+            self.node(parent).last = prev;
+        } else {
+            self.node(next).prev = prev;
+        }
+        let n = self.node(node);
+        n.parent = NONE;
+        n.prev = NONE;
+        n.next = NONE;
+    }
+
+    /// Appends `text` to the text node `id` if it is one; true if so.
+    fn grow_text(&mut self, id: u32, text: TokenText<'_>) -> bool {
+        if id == NONE {
+            return false;
+        }
+        if let Data::Text(t) = self.doc.nodes[id as usize].data {
+            let grown = self.doc.text.append(t, text);
+            self.doc.nodes[id as usize].data = Data::Text(grown);
+            return true;
+        }
+        false
+    }
+
+    fn add_attrs(&mut self, attrs: &TagAttrs<'_>) -> (u32, u32) {
+        let start = self.doc.attrs.len() as u32;
+        for a in attrs.iter() {
+            let name = self.intern(a.name);
+            let value = self.doc.text.add(a.value);
+            self.doc.attrs.push(Attr {
+                ns: a.ns,
+                name,
+                value,
+            });
+        }
+        (start, self.doc.attrs.len() as u32 - start)
+    }
+
+    fn element(&self, id: u32) -> &Element {
+        match &self.doc.nodes[id as usize].data {
+            Data::Element(e) => e,
+            _ => unreachable!("the tree builder passes elements here"),
+        }
+    }
+
+    fn attr_list(&self, id: u32) -> &[Attr] {
+        let e = self.element(id);
+        &self.doc.attrs[e.attrs_start as usize..][..e.attrs_len as usize]
+    }
+}
+
+impl TreeSink for DomSink {
+    type Handle = NodeId;
+
+    fn document(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    fn input_appended(&mut self, chunk: &str) {
+        self.doc.text.source.push_str(chunk);
+    }
+
+    fn create_element(&mut self, name: ElementName<'_>, attrs: TagAttrs<'_>) -> NodeId {
+        let name_id = self.intern(name.local);
+        let (attrs_start, attrs_len) = self.add_attrs(&attrs);
+        let id = self.new_node(Data::Element(Element {
+            ns: name.ns,
+            name: name_id,
+            attrs_start,
+            attrs_len,
+        }));
+        if name.ns == Namespace::Html && name.local == crate::LocalName::Template {
+            let contents = self.new_node(Data::Fragment);
+            self.doc.templates.insert(id, contents);
+        }
+        NodeId(id)
+    }
+
+    fn create_comment(&mut self, text: TokenText<'_>) -> NodeId {
+        let t = self.doc.text.add(text);
+        NodeId(self.new_node(Data::Comment(t)))
+    }
+
+    fn append_doctype(&mut self, name: &str, public_id: &str, system_id: &str) {
+        let mut keep = |s: &str| self.doc.text.add(TokenText::Scratch(s));
+        let data = DoctypeData {
+            name: keep(name),
+            public_id: Some(keep(public_id)),
+            system_id: Some(keep(system_id)),
+        };
+        self.doc.doctypes.push(data);
+        let id = self.new_node(Data::Doctype(self.doc.doctypes.len() as u32 - 1));
+        self.link_last(0, id);
+    }
+
+    fn append(&mut self, parent: NodeId, child: NodeId) {
+        self.link_last(parent.0, child.0);
+    }
+
+    fn append_text(&mut self, parent: NodeId, text: TokenText<'_>) {
+        if matches!(self.doc.nodes[parent.index()].data, Data::Document) {
+            return;
+        }
+        let last = self.doc.nodes[parent.index()].last;
+        if !self.grow_text(last, text) {
+            let t = self.doc.text.add(text);
+            let id = self.new_node(Data::Text(t));
+            self.link_last(parent.0, id);
+        }
+    }
+
+    fn insert_before(&mut self, sibling: NodeId, child: NodeId) {
+        self.link_before(sibling.0, child.0);
+    }
+
+    fn insert_text_before(&mut self, sibling: NodeId, text: TokenText<'_>) {
+        let prev = self.doc.nodes[sibling.index()].prev;
+        if !self.grow_text(prev, text) {
+            let t = self.doc.text.add(text);
+            let id = self.new_node(Data::Text(t));
+            self.link_before(sibling.0, id);
+        }
+    }
+
+    fn has_parent(&self, node: NodeId) -> bool {
+        self.doc.nodes[node.index()].parent != NONE
+    }
+
+    fn detach(&mut self, node: NodeId) {
+        self.unlink(node.0);
+    }
+
+    fn reparent_children(&mut self, from: NodeId, to: NodeId) {
+        let mut child = self.doc.nodes[from.index()].first;
+        while child != NONE {
+            let next = self.doc.nodes[child as usize].next;
+            self.unlink(child);
+            self.link_last(to.0, child);
+            child = next;
+        }
+    }
+
+    fn template_contents(&mut self, template: NodeId) -> NodeId {
+        NodeId(self.doc.templates[&template.0])
+    }
+
+    fn add_attrs_if_missing(&mut self, element: NodeId, attrs: TagAttrs<'_>) {
+        let missing: Vec<_> = attrs
+            .iter()
+            .filter(|a| {
+                !self
+                    .attr_list(element.0)
+                    .iter()
+                    .any(|have| have.ns == a.ns && self.doc.name_str(have.name) == a.name.as_str())
+            })
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        // Move the element's attributes to the end of the shared list
+        // (unless they are there), then add the missing ones after them.
+        let Element {
+            attrs_start,
+            attrs_len,
+            ..
+        } = *self.element(element.0);
+        let start = if (attrs_start + attrs_len) as usize == self.doc.attrs.len() {
+            attrs_start
+        } else {
+            let start = self.doc.attrs.len() as u32;
+            self.doc
+                .attrs
+                .extend_from_within(attrs_start as usize..(attrs_start + attrs_len) as usize);
+            start
+        };
+        for a in missing {
+            let name = self.intern(a.name);
+            let value = self.doc.text.add(a.value);
+            self.doc.attrs.push(Attr {
+                ns: a.ns,
+                name,
+                value,
+            });
+        }
+        let len = self.doc.attrs.len() as u32 - start;
+        if let Data::Element(e) = &mut self.doc.nodes[element.index()].data {
+            e.attrs_start = start;
+            e.attrs_len = len;
+        }
+    }
+
+    fn clone_element(&mut self, element: NodeId) -> NodeId {
+        // The clone shares the original's attributes: the parser never
+        // changes a formatting element's attributes afterwards.
+        let e = *self.element(element.0);
+        NodeId(self.new_node(Data::Element(e)))
+    }
+
+    fn same_attributes(&self, a: NodeId, b: NodeId) -> bool {
+        let (xs, ys) = (self.attr_list(a.0), self.attr_list(b.0));
+        xs.len() == ys.len()
+            && xs.iter().all(|x| {
+                ys.iter().any(|y| {
+                    x.ns == y.ns
+                        && x.name == y.name
+                        && self.doc.text.get(x.value) == self.doc.text.get(y.value)
+                })
+            })
+    }
+
+    fn set_quirks_mode(&mut self, mode: QuirksMode) {
+        self.doc.quirks_mode = mode;
+    }
+}

@@ -1,0 +1,120 @@
+//! Where a document's text lives: spans of the input it owns, spans of one
+//! shared buffer for text the tokenizer changed, and a `String` of its own
+//! for a text node that grew out of place.
+//!
+//! Appending to a text node is amortized linear whatever the order: a span
+//! grows in place when the new text continues it (in the input, or at the
+//! end of the shared buffer); otherwise the node moves once to a `String`
+//! of its own and grows there.
+
+use crate::token::TokenText;
+
+/// A piece of text in a [`TextStore`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TextRef {
+    /// `source[start..start + len]`.
+    Source { start: u32, len: u32 },
+    /// `extra[start..start + len]`.
+    Extra { start: u32, len: u32 },
+    /// `owned[index]`.
+    Owned(u32),
+}
+
+/// A document's text.
+#[derive(Clone, Debug, Default)]
+pub(super) struct TextStore {
+    /// The input, as the tokenizer saw it (spans index it).
+    pub source: String,
+    extra: String,
+    owned: Vec<String>,
+}
+
+impl TextStore {
+    pub fn new(source: String) -> TextStore {
+        TextStore {
+            source,
+            extra: String::new(),
+            owned: Vec::new(),
+        }
+    }
+
+    pub fn get(&self, t: TextRef) -> &str {
+        match t {
+            TextRef::Source { start, len } => &self.source[start as usize..][..len as usize],
+            TextRef::Extra { start, len } => &self.extra[start as usize..][..len as usize],
+            TextRef::Owned(i) => &self.owned[i as usize],
+        }
+    }
+
+    /// Keeps `text`: a span of the source when it is one (and fits the
+    /// span's `u32`s), else a copy in the shared buffer.
+    pub fn add(&mut self, text: TokenText<'_>) -> TextRef {
+        if let TokenText::Input { start, text } = text
+            && let (Ok(s), Ok(l)) = (u32::try_from(start), u32::try_from(text.len()))
+            && s.checked_add(l).is_some()
+        {
+            debug_assert_eq!(&self.source[start..start + text.len()], text);
+            return TextRef::Source { start: s, len: l };
+        }
+        self.add_copy(text.as_str())
+    }
+
+    fn add_copy(&mut self, text: &str) -> TextRef {
+        let start = self.extra.len();
+        self.extra.push_str(text);
+        match (u32::try_from(start), u32::try_from(text.len())) {
+            (Ok(start), Ok(len)) if start.checked_add(len).is_some() => {
+                TextRef::Extra { start, len }
+            }
+            _ => {
+                self.extra.truncate(start);
+                self.owned.push(text.to_owned());
+                TextRef::Owned((self.owned.len() - 1) as u32)
+            }
+        }
+    }
+
+    /// Appends `text` to the text `t` refers to, returning the new
+    /// reference.
+    pub fn append(&mut self, t: TextRef, text: TokenText<'_>) -> TextRef {
+        match (t, text) {
+            (TextRef::Source { start, len }, TokenText::Input { start: at, text: s })
+                if start as usize + len as usize == at =>
+            {
+                if let Ok(l) = u32::try_from(len as usize + s.len())
+                    && start.checked_add(l).is_some()
+                {
+                    return TextRef::Source { start, len: l };
+                }
+            }
+            (TextRef::Extra { start, len }, _)
+                if start as usize + len as usize == self.extra.len() =>
+            {
+                self.extra.push_str(text.as_str());
+                if let Ok(l) = u32::try_from(len as usize + text.as_str().len())
+                    && start.checked_add(l).is_some()
+                {
+                    return TextRef::Extra { start, len: l };
+                }
+                self.extra.truncate(start as usize + len as usize);
+            }
+            (TextRef::Owned(i), _) => {
+                self.owned[i as usize].push_str(text.as_str());
+                return t;
+            }
+            _ => {}
+        }
+        let mut own = String::with_capacity(self.get(t).len() + text.as_str().len());
+        own.push_str(self.get(t));
+        own.push_str(text.as_str());
+        self.owned.push(own);
+        TextRef::Owned((self.owned.len() - 1) as u32)
+    }
+
+    pub fn heap_size(&self) -> usize {
+        self.source.capacity()
+            + self.extra.capacity()
+            + self.owned.capacity() * std::mem::size_of::<String>()
+            + self.owned.iter().map(String::capacity).sum::<usize>()
+    }
+}

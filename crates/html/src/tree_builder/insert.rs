@@ -1,0 +1,189 @@
+//! Creating and inserting nodes (§13.2.6.1): *the appropriate place for
+//! inserting a node* (with foster parenting and template contents),
+//! *create an element for a token*, *insert a foreign element*, *insert
+//! an HTML element*, *insert a character* and *insert a comment*.
+
+use super::sink::{AttrAdjust, ElementName, TagAttrs};
+use super::state::{ElemInfo, Open};
+use super::{TagTok, TreeBuilder, TreeSink};
+use crate::names::LocalName;
+use crate::namespace::Namespace;
+use crate::token::TokenText;
+
+/// Where a node goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum InsertAt<H> {
+    /// As the last child of this node.
+    Append(H),
+    /// Just before this node, in its parent.
+    Before(H),
+}
+
+impl<S: TreeSink> TreeBuilder<S> {
+    /// *The appropriate place for inserting a node*, with the override
+    /// target given as a stack index.
+    pub(crate) fn appropriate_place(
+        &mut self,
+        override_target: Option<usize>,
+    ) -> InsertAt<S::Handle> {
+        let open = &self.state.open;
+        let Some(target_index) = override_target.or(open.len().checked_sub(1)) else {
+            return InsertAt::Append(self.sink.document());
+        };
+        let target = open[target_index];
+        use LocalName as L;
+        if self.state.foster_parenting
+            && matches!(
+                target.info.html_name(),
+                Some(L::Table | L::Tbody | L::Tfoot | L::Thead | L::Tr)
+            )
+        {
+            // Foster parenting.
+            let last_template = open.iter().rposition(|o| o.is_html(L::Template));
+            let last_table = open.iter().rposition(|o| o.is_html(L::Table));
+            if let Some(t) = last_template
+                && last_table.is_none_or(|table| t > table)
+            {
+                let contents = self.sink.template_contents(open[t].node);
+                return InsertAt::Append(contents);
+            }
+            let Some(table) = last_table else {
+                // The fragment case: the html element.
+                return InsertAt::Append(open[0].node);
+            };
+            let table_node = open[table].node;
+            if self.sink.has_parent(table_node) {
+                return InsertAt::Before(table_node);
+            }
+            let previous = open[table - 1];
+            return self.inside(previous);
+        }
+        self.inside(target)
+    }
+
+    /// Inside `target` (its template contents for a template).
+    fn inside(&mut self, target: Open<S::Handle>) -> InsertAt<S::Handle> {
+        if target.is_html(LocalName::Template) {
+            InsertAt::Append(self.sink.template_contents(target.node))
+        } else {
+            InsertAt::Append(target.node)
+        }
+    }
+
+    pub(crate) fn insert_at(&mut self, place: InsertAt<S::Handle>, node: S::Handle) {
+        match place {
+            InsertAt::Append(parent) => self.sink.append(parent, node),
+            InsertAt::Before(sibling) => self.sink.insert_before(sibling, node),
+        }
+    }
+
+    /// *Create an element for a token* in namespace `ns`.
+    pub(crate) fn create_element_for(
+        &mut self,
+        tag: &TagTok<'_>,
+        ns: Namespace,
+    ) -> Open<S::Handle> {
+        let adjust = match ns {
+            Namespace::Html => AttrAdjust::Html,
+            Namespace::Svg => AttrAdjust::Svg,
+            Namespace::MathMl => AttrAdjust::MathMl,
+        };
+        let attrs = TagAttrs {
+            adjust,
+            ..tag.attrs
+        };
+        let local = match ns {
+            Namespace::Svg => super::foreign::adjust_svg_tag_name(tag.name),
+            _ => tag.name,
+        };
+        let html_integration_point = match (ns, tag.local()) {
+            (
+                Namespace::Svg,
+                Some(LocalName::Foreignobject | LocalName::Desc | LocalName::Title),
+            ) => true,
+            (Namespace::MathMl, Some(LocalName::AnnotationXml)) => {
+                attrs.value(LocalName::Encoding).is_some_and(|e| {
+                    e.eq_ignore_ascii_case("text/html")
+                        || e.eq_ignore_ascii_case("application/xhtml+xml")
+                })
+            }
+            _ => false,
+        };
+        let node = self.sink.create_element(ElementName { ns, local }, attrs);
+        let key = self.key(tag.name);
+        Open {
+            node,
+            info: ElemInfo {
+                ns,
+                key,
+                html_integration_point,
+            },
+        }
+    }
+
+    /// *Insert an HTML element* for `tag`.
+    pub(crate) fn insert_html_element(&mut self, tag: &TagTok<'_>) -> S::Handle {
+        self.insert_element(tag, Namespace::Html)
+    }
+
+    /// *Insert a foreign element* (or an HTML one) for `tag` at the
+    /// appropriate place and push it onto the stack.
+    pub(crate) fn insert_element(&mut self, tag: &TagTok<'_>, ns: Namespace) -> S::Handle {
+        let place = self.appropriate_place(None);
+        let open = self.create_element_for(tag, ns);
+        self.insert_at(place, open.node);
+        self.state.open.push(open);
+        open.node
+    }
+
+    /// Inserts an HTML element with no attributes (for implied tags).
+    pub(crate) fn insert_implied(&mut self, name: LocalName) -> S::Handle {
+        let tag = TagTok {
+            name: crate::token::Name::Known(name),
+            attrs: TagAttrs::empty(),
+            self_closing: false,
+        };
+        self.insert_html_element(&tag)
+    }
+
+    /// *Insert a character* (a run of them).
+    pub(crate) fn insert_text(&mut self, text: TokenText<'_>) {
+        if text.as_str().is_empty() {
+            return;
+        }
+        match self.appropriate_place(None) {
+            InsertAt::Append(parent) => self.sink.append_text(parent, text),
+            InsertAt::Before(sibling) => self.sink.insert_text_before(sibling, text),
+        }
+    }
+
+    /// *Insert a comment* at the appropriate place.
+    pub(crate) fn insert_comment(&mut self, text: TokenText<'_>) {
+        let place = self.appropriate_place(None);
+        let comment = self.sink.create_comment(text);
+        self.insert_at(place, comment);
+    }
+
+    /// Appends a comment to `parent` (the document, or the html element).
+    pub(crate) fn append_comment_to(&mut self, parent: S::Handle, text: TokenText<'_>) {
+        let comment = self.sink.create_comment(text);
+        self.sink.append(parent, comment);
+    }
+
+    /// Inserts text with the NULs removed (in body and similar modes,
+    /// where a NUL is a parse error and ignored).
+    pub(crate) fn insert_text_without_nulls(&mut self, text: TokenText<'_>) {
+        let s = text.as_str();
+        if !s.contains('\0') {
+            return self.insert_text(text);
+        }
+        self.error(super::TreeErrorKind::UnexpectedNull);
+        let mut rest = text;
+        while let Some(i) = rest.as_str().find('\0') {
+            let (before, after) = super::split_text(rest, i);
+            self.insert_text(before);
+            rest = super::split_text(after, 1).1;
+        }
+        self.insert_text(rest);
+    }
+}

@@ -1,0 +1,418 @@
+//! The HTML Standard's tree construction stage (§13.2.6).
+//!
+//! [`TreeBuilder`] takes the tokenizer's tokens and drives a
+//! [`TreeSink`]: it keeps the stack of open elements, the list of active
+//! formatting elements, the insertion mode and the other parts of the
+//! parser state, and tells the sink what to create and where to put it.
+//! It also sets the tokenizer's text mode (RCDATA, RAWTEXT, script data,
+//! PLAINTEXT) after the start tags that need it, and tells the tokenizer
+//! when CDATA sections are allowed (in foreign content): the real thing
+//! the tokenizer's simulator approximates.
+//!
+//! The whole state is one value, [`BuilderState`], which can be cloned,
+//! compared and inspected: what parallel parsing needs to speculate a
+//! chunk's starting state and to check it afterwards.
+//!
+//! Where things are:
+//! - `sink.rs`: the [`TreeSink`] trait, element names and attributes;
+//! - `state.rs`: [`BuilderState`], insertion modes, open-element entries;
+//! - `tag_sets.rs`: the standard's lists of elements (special, formatting,
+//!   the scopes, implied end tags) as predicates;
+//! - `stack.rs`: the stack of open elements and the list of active
+//!   formatting elements (scopes, implied end tags, reconstruction);
+//! - `insert.rs`: the appropriate place for inserting a node (foster
+//!   parenting), creating and inserting elements, text and comments;
+//! - `adoption.rs`: the adoption agency algorithm;
+//! - one file per group of insertion modes: `initial.rs` (initial, with
+//!   the DOCTYPE and quirks-mode rules), `head.rs` (before html to after
+//!   head), `body.rs` (in body, and `body_end.rs` for its end tags),
+//!   `text.rs` (text), `table.rs` (in table to in cell), `template.rs`,
+//!   `after.rs` (after body, framesets and the after-after modes) and
+//!   `foreign.rs` (in foreign content, with the SVG and MathML
+//!   adjustments);
+//! - `parse.rs`: the entry points that connect tokenizer and tree builder
+//!   (whole input, chunks, bytes, fragments).
+//!
+//! The standard's select parsing: html5lib-tests and browsers follow the
+//! 2025 revision in which `select` content is parsed by the in body rules
+//! (the `in select` and `in select in table` modes no longer exist), and
+//! `select` is part of the default scope.
+
+mod adoption;
+mod after;
+mod body;
+mod body_end;
+pub(crate) mod foreign;
+mod head;
+mod initial;
+mod insert;
+mod parse;
+mod sink;
+mod stack;
+mod state;
+mod table;
+mod tag_sets;
+mod template;
+mod text;
+
+pub use parse::{FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment};
+pub use sink::{ElementName, TagAttrs, TreeAttr, TreeSink};
+pub use state::{BuilderState, InsertionMode};
+
+use state::{ElemInfo, Key, Open};
+
+use crate::TextMode;
+use crate::names::LocalName;
+use crate::namespace::Namespace;
+use crate::token::{Doctype, Name, TokenText};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The document's quirks mode, from its DOCTYPE.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum QuirksMode {
+    /// Standards mode.
+    #[default]
+    NoQuirks,
+    /// Limited-quirks (almost standards) mode.
+    LimitedQuirks,
+    /// Quirks mode.
+    Quirks,
+}
+
+/// What a tree-construction parse error is about. The standard does not
+/// name these errors (only the tokenizer's); the kinds follow its wording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TreeErrorKind {
+    /// A DOCTYPE where none is allowed.
+    UnexpectedDoctype,
+    /// A document without a DOCTYPE, or with one that is not `<!DOCTYPE html>`.
+    MissingOrBadDoctype,
+    /// A start tag the insertion mode does not allow.
+    UnexpectedStartTag,
+    /// An end tag the insertion mode does not allow, or that closes
+    /// elements other than its own.
+    UnexpectedEndTag,
+    /// Non-whitespace text where none is allowed.
+    UnexpectedText,
+    /// A U+0000 NULL character in text.
+    UnexpectedNull,
+    /// The end of the input with elements still open that may not be.
+    EofWithOpenElements,
+    /// A self-closing flag on a start tag of an element that is not void.
+    NonVoidSelfClosing,
+}
+
+impl fmt::Display for TreeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TreeErrorKind::UnexpectedDoctype => "unexpected DOCTYPE",
+            TreeErrorKind::MissingOrBadDoctype => "missing or non-standard DOCTYPE",
+            TreeErrorKind::UnexpectedStartTag => "unexpected start tag",
+            TreeErrorKind::UnexpectedEndTag => "unexpected end tag",
+            TreeErrorKind::UnexpectedText => "unexpected text",
+            TreeErrorKind::UnexpectedNull => "unexpected NULL character",
+            TreeErrorKind::EofWithOpenElements => "end of input with open elements",
+            TreeErrorKind::NonVoidSelfClosing => "self-closing tag on a non-void element",
+        })
+    }
+}
+
+/// A tree-construction parse error and the byte offset (in the input)
+/// of the token it was found at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TreeError {
+    /// What went wrong.
+    pub kind: TreeErrorKind,
+    /// The byte offset of the token's start in the input.
+    pub offset: usize,
+}
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind, self.offset)
+    }
+}
+
+/// A start or end tag as the tree builder sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TagTok<'t> {
+    pub name: Name<'t>,
+    pub attrs: TagAttrs<'t>,
+    pub self_closing: bool,
+}
+
+impl TagTok<'_> {
+    #[inline]
+    pub fn local(&self) -> Option<LocalName> {
+        self.name.local()
+    }
+
+    #[inline]
+    pub fn is(&self, name: LocalName) -> bool {
+        self.name.local() == Some(name)
+    }
+}
+
+/// A token as the tree builder sees it (text with its input offset).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Tok<'t> {
+    Doctype(Doctype<'t>),
+    Start(TagTok<'t>),
+    End(TagTok<'t>),
+    Comment(TokenText<'t>),
+    Text(TokenText<'t>),
+    Eof,
+}
+
+/// What a mode's rules did with a token.
+pub(crate) enum Flow<'t> {
+    /// Done with the token.
+    Done,
+    /// Process this token again (the mode may have changed; the token may
+    /// be what is left of a text token).
+    Again(Tok<'t>),
+}
+
+/// What the tokenizer must do after the token just processed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TokenizerControl {
+    /// Switch to this text mode after this start tag (`title`,
+    /// `style`, `script`, …).
+    pub switch_to: Option<(TextMode, LocalName)>,
+    /// Whether the adjusted current node is in a foreign namespace (CDATA
+    /// sections are recognised).
+    pub foreign: bool,
+}
+
+/// The tree builder: tokens in, calls on a [`TreeSink`] out.
+pub struct TreeBuilder<S: TreeSink> {
+    pub(crate) sink: S,
+    pub(crate) state: BuilderState<S::Handle>,
+    /// Names of elements that are not [`LocalName`]s, interned for the
+    /// open-elements stack.
+    names: HashMap<Box<str>, u32>,
+    report: bool,
+    errors: Vec<TreeError>,
+    /// The offset of the current token, for errors.
+    pub(crate) token_offset: usize,
+    pub(crate) control: TokenizerControl,
+}
+
+impl<S: TreeSink> TreeBuilder<S> {
+    /// A tree builder for a document.
+    pub fn new(sink: S, scripting: bool, report_errors: bool) -> TreeBuilder<S> {
+        TreeBuilder {
+            sink,
+            state: BuilderState::new(scripting),
+            names: HashMap::new(),
+            report: report_errors,
+            errors: Vec::new(),
+            token_offset: 0,
+            control: TokenizerControl::default(),
+        }
+    }
+
+    /// The builder's state (insertion modes, open elements, active
+    /// formatting elements, pointers and flags).
+    pub fn state(&self) -> &BuilderState<S::Handle> {
+        &self.state
+    }
+
+    /// The sink.
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    /// The parse errors so far (when reporting).
+    pub fn errors(&self) -> &[TreeError] {
+        &self.errors
+    }
+
+    /// Ends the build, returning the sink and the errors.
+    pub fn into_parts(self) -> (S, Vec<TreeError>) {
+        (self.sink, self.errors)
+    }
+
+    #[inline]
+    pub(crate) fn error(&mut self, kind: TreeErrorKind) {
+        if self.report {
+            self.errors.push(TreeError {
+                kind,
+                offset: self.token_offset,
+            });
+        }
+    }
+
+    /// The key of a tag name on the stack of open elements.
+    pub(crate) fn key(&mut self, name: Name<'_>) -> Key {
+        match name {
+            Name::Known(n) => Key::known(n),
+            Name::Other(s) => {
+                let next = self.names.len() as u32;
+                let id = *self.names.entry(s.into()).or_insert(next);
+                Key::other(id)
+            }
+        }
+    }
+
+    /// The key of an end tag's name, if any open element can have it.
+    pub(crate) fn existing_key(&self, name: Name<'_>) -> Option<Key> {
+        match name {
+            Name::Known(n) => Some(Key::known(n)),
+            Name::Other(s) => self.names.get(s).map(|&id| Key::other(id)),
+        }
+    }
+
+    /// The tree construction dispatcher: processes one token, and sets
+    /// [`TreeBuilder::control`] for the tokenizer.
+    pub(crate) fn process(&mut self, token: Tok<'_>) {
+        let mut token = token;
+        if self.state.ignore_lf {
+            self.state.ignore_lf = false;
+            if let Tok::Text(t) = token
+                && t.as_str().starts_with('\n')
+            {
+                let (_, rest) = split_text(t, 1);
+                if rest.as_str().is_empty() {
+                    return self.after_token();
+                }
+                token = Tok::Text(rest);
+            }
+        }
+        let mut rounds = 0u32;
+        loop {
+            // A token is reprocessed a few times at most (a mode switch or
+            // two); more means a bug, which must not become a hang.
+            rounds += 1;
+            debug_assert!(rounds < 64, "token reprocessed forever: {token:?}");
+            if rounds >= 64 {
+                break;
+            }
+            let flow = if self.use_foreign_rules(&token) {
+                self.in_foreign_content(token)
+            } else {
+                let mode = self.state.mode;
+                self.step(mode, token)
+            };
+            match flow {
+                Flow::Done => break,
+                Flow::Again(t) => token = t,
+            }
+        }
+        self.after_token();
+    }
+
+    fn after_token(&mut self) {
+        self.control.foreign = self
+            .adjusted_current_node()
+            .is_some_and(|e| e.ns != Namespace::Html);
+    }
+
+    /// Processes `token` by the rules of insertion mode `mode`.
+    pub(crate) fn step<'t>(&mut self, mode: InsertionMode, token: Tok<'t>) -> Flow<'t> {
+        use InsertionMode as M;
+        match mode {
+            M::Initial => self.initial(token),
+            M::BeforeHtml => self.before_html(token),
+            M::BeforeHead => self.before_head(token),
+            M::InHead => self.in_head(token),
+            M::InHeadNoscript => self.in_head_noscript(token),
+            M::AfterHead => self.after_head(token),
+            M::InBody => self.in_body(token),
+            M::Text => self.text(token),
+            M::InTable => self.in_table(token),
+            M::InTableText => self.in_table_text(token),
+            M::InCaption => self.in_caption(token),
+            M::InColumnGroup => self.in_column_group(token),
+            M::InTableBody => self.in_table_body(token),
+            M::InRow => self.in_row(token),
+            M::InCell => self.in_cell(token),
+            M::InTemplate => self.in_template(token),
+            M::AfterBody => self.after_body(token),
+            M::InFrameset => self.in_frameset(token),
+            M::AfterFrameset => self.after_frameset(token),
+            M::AfterAfterBody => self.after_after_body(token),
+            M::AfterAfterFrameset => self.after_after_frameset(token),
+        }
+    }
+
+    /// The adjusted current node: the context element when parsing a
+    /// fragment and only the root is open, else the current node.
+    pub(crate) fn adjusted_current_node(&self) -> Option<&ElemInfo> {
+        match (&self.state.context, self.state.open.len()) {
+            (Some(context), 1) => Some(context),
+            _ => self.state.open.last().map(|o| &o.info),
+        }
+    }
+
+    /// The dispatcher's test: whether `token` goes to the rules for
+    /// foreign content.
+    fn use_foreign_rules(&self, token: &Tok<'_>) -> bool {
+        let Some(node) = self.adjusted_current_node() else {
+            return false;
+        };
+        if node.ns == Namespace::Html {
+            return false;
+        }
+        match token {
+            Tok::Eof => false,
+            Tok::Start(tag) => {
+                if node.is_mathml_text_integration_point()
+                    && !matches!(tag.local(), Some(LocalName::Mglyph | LocalName::Malignmark))
+                {
+                    return false;
+                }
+                if node.ns == Namespace::MathMl
+                    && node.key == Key::known(LocalName::AnnotationXml)
+                    && tag.is(LocalName::Svg)
+                {
+                    return false;
+                }
+                !node.html_integration_point
+            }
+            Tok::Text(_) => {
+                !(node.is_mathml_text_integration_point() || node.html_integration_point)
+            }
+            _ => true,
+        }
+    }
+}
+
+/// ASCII whitespace as the tree builder means it (the tokenizer has
+/// already turned CR into LF).
+#[inline]
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+/// Splits token text at byte `at` (a char boundary), keeping input
+/// offsets.
+pub(crate) fn split_text(t: TokenText<'_>, at: usize) -> (TokenText<'_>, TokenText<'_>) {
+    match t {
+        TokenText::Input { start, text } => (
+            TokenText::Input {
+                start,
+                text: &text[..at],
+            },
+            TokenText::Input {
+                start: start + at,
+                text: &text[at..],
+            },
+        ),
+        TokenText::Scratch(s) => (TokenText::Scratch(&s[..at]), TokenText::Scratch(&s[at..])),
+    }
+}
+
+/// The length of `t`'s leading whitespace.
+pub(crate) fn leading_space(t: &str) -> usize {
+    t.bytes().position(|b| !is_space(b)).unwrap_or(t.len())
+}
+
+impl<H> Open<H> {
+    #[inline]
+    pub(crate) fn is_html(&self, name: LocalName) -> bool {
+        self.info.is_html(name)
+    }
+}

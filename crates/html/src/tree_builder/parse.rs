@@ -1,0 +1,319 @@
+//! The entry points: a whole input, chunks of one, or a fragment
+//! (`innerHTML`), each tokenized and built into a [`Document`] (or any
+//! [`TreeSink`]).
+//!
+//! The driver runs the tokenizer one token at a time, hands each token to
+//! the tree builder with its text as input offsets where it is a span of
+//! the input, and after each token applies what the tree builder asked of
+//! the tokenizer (a text mode; whether CDATA sections are allowed). The
+//! output is the same whatever the chunking: the tokenizer's tokens are
+//! (its streaming guarantee), and the tree builder sees only tokens.
+
+use super::sink::{AttrAdjust, TagAttrs};
+use super::state::ElemInfo;
+use super::{TagTok, Tok, TreeBuilder, TreeSink};
+use crate::dom::{Document, DomSink};
+use crate::names::LocalName;
+use crate::namespace::Namespace;
+use crate::token::{Token, TokenText};
+use crate::tokenizer::{Core, Step, TokenizerOptions};
+use crate::{TextMode, TreeError};
+use std::str::FromStr;
+
+/// How to parse.
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// The scripting flag: `noscript` content is raw text when on. Off by
+    /// default, as for a crawler (scripts are never run either way).
+    pub scripting: bool,
+    /// Collect parse errors (tokenizer and tree builder); off by default
+    /// and free when off.
+    pub report_errors: bool,
+}
+
+/// The context element of a fragment parse: its namespace and local name
+/// (e.g. `td`, `svg path`, `math mi` as html5lib-tests write them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FragmentContext {
+    /// The namespace.
+    pub ns: Namespace,
+    /// The local name, lower case.
+    pub name: String,
+}
+
+impl FragmentContext {
+    /// An HTML context element.
+    pub fn html(name: &str) -> FragmentContext {
+        FragmentContext {
+            ns: Namespace::Html,
+            name: name.to_ascii_lowercase(),
+        }
+    }
+}
+
+impl FromStr for FragmentContext {
+    type Err = std::convert::Infallible;
+
+    /// `"td"` (HTML), `"svg path"`, `"math mi"`.
+    fn from_str(s: &str) -> Result<FragmentContext, Self::Err> {
+        let (ns, name) = match s.split_once(' ') {
+            Some(("svg", name)) => (Namespace::Svg, name),
+            Some(("math", name)) => (Namespace::MathMl, name),
+            _ => (Namespace::Html, s),
+        };
+        Ok(FragmentContext {
+            ns,
+            name: name.to_ascii_lowercase(),
+        })
+    }
+}
+
+/// Parses a whole document.
+///
+/// ```
+/// use spinneret_html::{parse_document, ParseOptions};
+/// let doc = parse_document("<p>One<p>Two", &ParseOptions::default());
+/// assert_eq!(doc.dump(), "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"One\"\n|     <p>\n|       \"Two\"\n");
+/// ```
+pub fn parse_document(input: &str, options: &ParseOptions) -> Document {
+    // The document keeps its own copy of the input, which its text spans.
+    let sink = DomSink::new(input.to_owned(), false);
+    let mut builder = TreeBuilder::new(sink, options.scripting, options.report_errors);
+    let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
+    core.driven = true;
+    core.scan_stream_errors(input, 0);
+    drive(&mut builder, &mut core, input, true);
+    finish(builder, core)
+}
+
+/// Parses `input` as the children of a `context` element (the HTML
+/// fragment parsing algorithm, as for `innerHTML`). The document's root is
+/// a fragment node holding the result.
+pub fn parse_fragment(input: &str, context: &FragmentContext, options: &ParseOptions) -> Document {
+    let sink = DomSink::new(input.to_owned(), true);
+    let mut builder = TreeBuilder::new(sink, options.scripting, options.report_errors);
+    let context_name = match LocalName::from_lowercase(context.name.as_bytes()) {
+        Some(n) => crate::token::Name::Known(n),
+        None => crate::token::Name::Other(&context.name),
+    };
+    let key = builder.key(context_name);
+    let info = ElemInfo {
+        ns: context.ns,
+        key,
+        html_integration_point: context.ns == Namespace::Svg
+            && matches!(
+                key.local(),
+                Some(LocalName::Foreignobject | LocalName::Desc | LocalName::Title)
+            ),
+    };
+    // The tokenizer's state from the context element.
+    let html_name = info.html_name();
+    let mode = match html_name {
+        Some(LocalName::Title | LocalName::Textarea) => TextMode::Rcdata,
+        Some(
+            LocalName::Style
+            | LocalName::Xmp
+            | LocalName::Iframe
+            | LocalName::Noembed
+            | LocalName::Noframes,
+        ) => TextMode::Rawtext,
+        Some(LocalName::Script) => TextMode::ScriptData,
+        Some(LocalName::Noscript) if options.scripting => TextMode::Rawtext,
+        Some(LocalName::Plaintext) => TextMode::Plaintext,
+        _ => TextMode::Data,
+    };
+    // No start tag has been emitted, so no end tag is *appropriate*: the
+    // context's contents run to the end (`</script>` inside a script
+    // fragment is text).
+    let mut core = Core::new(&tokenizer_options(options, mode, None));
+    core.driven = true;
+    // The root html element, the context, and the insertion mode.
+    let root_tag = TagTok {
+        name: crate::token::Name::Known(LocalName::Html),
+        attrs: TagAttrs::empty(),
+        self_closing: false,
+    };
+    let root = builder.create_element_for(&root_tag, Namespace::Html);
+    let doc = builder.sink.document();
+    builder.sink.append(doc, root.node);
+    builder.state.open.push(root);
+    builder.state.context = Some(info);
+    if info.is_html(LocalName::Template) {
+        builder
+            .state
+            .template_modes
+            .push(super::InsertionMode::InTemplate);
+    }
+    builder.reset_insertion_mode();
+    builder.after_token_control();
+    core.cdata_allowed = builder.control.foreign;
+    core.scan_stream_errors(input, 0);
+    drive(&mut builder, &mut core, input, true);
+    // The result is the root element's children.
+    builder.sink.reparent_children(root.node, doc);
+    builder.sink.detach(root.node);
+    finish(builder, core)
+}
+
+/// A document parser fed in chunks; the document is the same whatever
+/// the chunking.
+///
+/// ```
+/// use spinneret_html::{parse_document, ParseOptions, StreamParser};
+/// let mut p = StreamParser::new(&ParseOptions::default());
+/// for chunk in ["<p>a", "&amp;", "b</p><tab", "le><td>x"] {
+///     p.feed(chunk);
+/// }
+/// let whole = parse_document("<p>a&amp;b</p><table><td>x", &ParseOptions::default());
+/// assert_eq!(p.finish().dump(), whole.dump());
+/// ```
+pub struct StreamParser {
+    builder: TreeBuilder<DomSink>,
+    core: Core,
+    /// The input from the start of the first incomplete token on.
+    buf: String,
+    /// Don't re-run before the buffer reaches this length.
+    retry_at: usize,
+}
+
+impl StreamParser {
+    /// A parser for a document.
+    pub fn new(options: &ParseOptions) -> StreamParser {
+        let sink = DomSink::new(String::new(), false);
+        let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
+        core.driven = true;
+        StreamParser {
+            builder: TreeBuilder::new(sink, options.scripting, options.report_errors),
+            core,
+            buf: String::new(),
+            retry_at: 0,
+        }
+    }
+
+    /// Appends a chunk of the input and builds what it completes.
+    pub fn feed(&mut self, chunk: &str) {
+        let global = self.core.base + self.buf.len();
+        self.core.scan_stream_errors(chunk, global);
+        self.builder.sink.input_appended(chunk);
+        self.buf.push_str(chunk);
+        if self.buf.len() >= self.retry_at {
+            self.run(false);
+        }
+    }
+
+    /// Ends the input and returns the document.
+    pub fn finish(mut self) -> Document {
+        self.run(true);
+        finish(self.builder, self.core)
+    }
+
+    fn run(&mut self, at_eof: bool) {
+        let pending = drive(&mut self.builder, &mut self.core, &self.buf, at_eof);
+        let consumed = self.core.pos;
+        if consumed > 0 {
+            self.core.before_drain(&self.buf, consumed);
+            self.buf.drain(..consumed);
+            self.core.base += consumed;
+            self.core.pos = 0;
+        }
+        self.retry_at = pending.map_or(0, |n| (2 * n).max(n + 1));
+    }
+}
+
+fn tokenizer_options(
+    options: &ParseOptions,
+    mode: TextMode,
+    last: Option<&str>,
+) -> TokenizerOptions {
+    TokenizerOptions {
+        initial_state: mode,
+        last_start_tag: last.map(str::to_owned),
+        report_errors: options.report_errors,
+        simulate_tree_builder: false,
+        scripting: options.scripting,
+    }
+}
+
+/// Ends a parse: the document with the tree builder's errors (the
+/// tokenizer's are merged in by offset).
+fn finish(builder: TreeBuilder<DomSink>, core: Core) -> Document {
+    let (sink, mut errors) = builder.into_parts();
+    let _ = core;
+    errors.sort_by_key(|e: &TreeError| e.offset);
+    sink.finish(errors)
+}
+
+/// Runs tokenizer and tree builder over `input` (the buffer, whose first
+/// byte is at `core.base` in the whole input) until it needs more input
+/// (returning the length of the incomplete tail) or ends.
+fn drive<S: TreeSink>(
+    builder: &mut TreeBuilder<S>,
+    core: &mut Core,
+    input: &str,
+    at_eof: bool,
+) -> Option<usize> {
+    loop {
+        let start = core.pos;
+        let base = core.base;
+        builder.token_offset = base + start;
+        builder.control.switch_to = None;
+        match core.step(input, at_eof) {
+            Step::Token(token) => {
+                let tok = to_tok(token, input, base);
+                builder.process(tok);
+            }
+            Step::End => {
+                builder.process(Tok::Eof);
+                return None;
+            }
+            Step::NeedMore => return Some(input.len() - core.pos),
+        }
+        if let Some((mode, tag)) = builder.control.switch_to {
+            core.switch_text_mode(mode, tag);
+        }
+        core.cdata_allowed = builder.control.foreign;
+    }
+}
+
+/// The tree builder's view of a token: text as input spans where it is
+/// one (offsets in the whole input).
+#[inline]
+fn to_tok<'t>(token: Token<'t>, input: &str, base: usize) -> Tok<'t> {
+    let text = |s: &'t str| -> TokenText<'t> {
+        let offset = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+        if offset <= input.len() && s.len() <= input.len() - offset {
+            TokenText::Input {
+                start: base + offset,
+                text: s,
+            }
+        } else {
+            TokenText::Scratch(s)
+        }
+    };
+    let tag = |t: crate::token::Tag<'t>| TagTok {
+        name: t.name,
+        attrs: TagAttrs {
+            attrs: t.attrs,
+            base,
+            adjust: AttrAdjust::Html,
+        },
+        self_closing: t.self_closing,
+    };
+    match token {
+        Token::Doctype(d) => Tok::Doctype(d),
+        Token::StartTag(t) => Tok::Start(tag(t)),
+        Token::EndTag(t) => Tok::End(tag(t)),
+        Token::Comment(c) => Tok::Comment(text(c)),
+        Token::Text(t) => Tok::Text(text(t)),
+    }
+}
+
+impl<S: TreeSink> TreeBuilder<S> {
+    /// Sets [`TreeBuilder::control`]'s foreign flag from the state (the
+    /// driver's start, before any token).
+    pub(crate) fn after_token_control(&mut self) {
+        self.control.foreign = self
+            .adjusted_current_node()
+            .is_some_and(|e| e.ns != Namespace::Html);
+    }
+}

@@ -1,0 +1,201 @@
+//! The stack of open elements (§13.2.4.3) and the list of active
+//! formatting elements (§13.2.4.4): scope checks, popping, implied end
+//! tags, the Noah's Ark clause and the reconstruction of active formatting
+//! elements.
+
+use super::state::{ElemInfo, Formatting, Open};
+use super::tag_sets::{Scope, bounds_scope, has_implied_end_tag, has_implied_end_tag_thoroughly};
+use super::{TreeBuilder, TreeSink};
+use crate::names::LocalName;
+
+impl<S: TreeSink> TreeBuilder<S> {
+    /// The current node's entry.
+    #[inline]
+    pub(crate) fn current(&self) -> Option<&Open<S::Handle>> {
+        self.state.open.last()
+    }
+
+    /// Whether the current node is the HTML element `name`.
+    #[inline]
+    pub(crate) fn current_is(&self, name: LocalName) -> bool {
+        self.current().is_some_and(|o| o.is_html(name))
+    }
+
+    /// *Has an element in scope* for an element matching `target`.
+    pub(crate) fn in_scope_by(
+        &self,
+        scope: Scope,
+        target: impl Fn(&Open<S::Handle>) -> bool,
+    ) -> bool {
+        for open in self.state.open.iter().rev() {
+            if target(open) {
+                return true;
+            }
+            if bounds_scope(&open.info, scope) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// *Has an element in scope* for the HTML element `name`.
+    pub(crate) fn in_scope(&self, name: LocalName, scope: Scope) -> bool {
+        self.in_scope_by(scope, |o| o.is_html(name))
+    }
+
+    /// Pops the current node.
+    pub(crate) fn pop(&mut self) -> Option<Open<S::Handle>> {
+        self.state.open.pop()
+    }
+
+    /// Pops elements until an element matching `target` has been popped.
+    pub(crate) fn pop_until_by(&mut self, target: impl Fn(&ElemInfo) -> bool) {
+        while let Some(open) = self.state.open.pop() {
+            if target(&open.info) {
+                break;
+            }
+        }
+    }
+
+    /// Pops elements until the HTML element `name` has been popped.
+    pub(crate) fn pop_until(&mut self, name: LocalName) {
+        self.pop_until_by(|e| e.is_html(name));
+    }
+
+    /// Pops elements until the current node is one matching `stop` (or
+    /// the stack holds only the root).
+    pub(crate) fn pop_while_not(&mut self, stop: impl Fn(&ElemInfo) -> bool) {
+        while let Some(open) = self.state.open.last() {
+            if stop(&open.info) || self.state.open.len() == 1 {
+                break;
+            }
+            self.state.open.pop();
+        }
+    }
+
+    /// *Generate implied end tags*, except for the HTML element `except`.
+    pub(crate) fn generate_implied_end_tags(&mut self, except: Option<LocalName>) {
+        while let Some(open) = self.state.open.last() {
+            if !has_implied_end_tag(&open.info) || except.is_some_and(|n| open.is_html(n)) {
+                break;
+            }
+            self.state.open.pop();
+        }
+    }
+
+    /// *Generate all implied end tags thoroughly*.
+    pub(crate) fn generate_implied_end_tags_thoroughly(&mut self) {
+        while let Some(open) = self.state.open.last() {
+            if !has_implied_end_tag_thoroughly(&open.info) {
+                break;
+            }
+            self.state.open.pop();
+        }
+    }
+
+    /// The stack position of `node`.
+    pub(crate) fn stack_position(&self, node: S::Handle) -> Option<usize> {
+        self.state.open.iter().rposition(|o| o.node == node)
+    }
+
+    /// Removes `node` from the stack of open elements.
+    pub(crate) fn remove_from_stack(&mut self, node: S::Handle) {
+        if let Some(i) = self.stack_position(node) {
+            self.state.open.remove(i);
+        }
+    }
+
+    /// Whether the stack holds the HTML element `name`.
+    pub(crate) fn stack_has(&self, name: LocalName) -> bool {
+        self.state.open.iter().rev().any(|o| o.is_html(name))
+    }
+
+    // ---- The list of active formatting elements ----
+
+    /// Pushes a formatting element, first removing the earliest of three
+    /// equal entries after the last marker (the Noah's Ark clause).
+    pub(crate) fn push_formatting(&mut self, node: S::Handle, name: LocalName) {
+        let mut equal = 0;
+        let mut earliest = None;
+        for (i, entry) in self.state.formatting.iter().enumerate().rev() {
+            match *entry {
+                Formatting::Marker => break,
+                Formatting::Element {
+                    node: other,
+                    name: n,
+                } => {
+                    if n == name && self.sink.same_attributes(node, other) {
+                        equal += 1;
+                        earliest = Some(i);
+                    }
+                }
+            }
+        }
+        if equal >= 3
+            && let Some(i) = earliest
+        {
+            self.state.formatting.remove(i);
+        }
+        self.state
+            .formatting
+            .push(Formatting::Element { node, name });
+    }
+
+    /// Inserts a marker.
+    pub(crate) fn push_marker(&mut self) {
+        self.state.formatting.push(Formatting::Marker);
+    }
+
+    /// *Clear the list of active formatting elements up to the last
+    /// marker*.
+    pub(crate) fn clear_formatting_to_marker(&mut self) {
+        while let Some(entry) = self.state.formatting.pop() {
+            if entry == Formatting::Marker {
+                break;
+            }
+        }
+    }
+
+    /// The list position of `node`.
+    pub(crate) fn formatting_position(&self, node: S::Handle) -> Option<usize> {
+        self.state
+            .formatting
+            .iter()
+            .rposition(|e| matches!(*e, Formatting::Element { node: n, .. } if n == node))
+    }
+
+    /// *Reconstruct the active formatting elements*.
+    pub(crate) fn reconstruct_formatting(&mut self) {
+        // Step 1-2: nothing to do if the list is empty, or its last entry
+        // is a marker or an open element.
+        let Some(&last) = self.state.formatting.last() else {
+            return;
+        };
+        let is_open = |this: &Self, entry: Formatting<S::Handle>| match entry {
+            Formatting::Marker => true,
+            Formatting::Element { node, .. } => this.stack_position(node).is_some(),
+        };
+        if is_open(self, last) {
+            return;
+        }
+        // Rewind: back to the entry after the last marker or open element.
+        let mut i = self.state.formatting.len() - 1;
+        while i > 0 && !is_open(self, self.state.formatting[i - 1]) {
+            i -= 1;
+        }
+        // Advance and create: each remaining entry gets a new element.
+        for j in i..self.state.formatting.len() {
+            let Formatting::Element { node, name } = self.state.formatting[j] else {
+                continue;
+            };
+            let clone = self.sink.clone_element(node);
+            let place = self.appropriate_place(None);
+            self.insert_at(place, clone);
+            self.state.open.push(Open {
+                node: clone,
+                info: ElemInfo::html(name),
+            });
+            self.state.formatting[j] = Formatting::Element { node: clone, name };
+        }
+    }
+}
