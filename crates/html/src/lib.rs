@@ -48,6 +48,6 @@ pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token, TokenTe
 pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};
 pub use tree_builder::{
     BuilderState, ElementName, FragmentContext, InsertionMode, ParseOptions, QuirksMode,
-    StreamParser, TagAttrs, TreeAttr, TreeBuilder, TreeError, TreeErrorKind, TreeSink,
+    StreamParser, TagAttrs, TreeAttr, TreeBuilder, TreeError, TreeErrorKind, TreeSink, parse_bytes,
     parse_document, parse_fragment,
 };

@@ -141,6 +141,16 @@ impl<S: TreeSink> TreeBuilder<S> {
                 Some(L::Base | L::Basefont | L::Bgsound | L::Link | L::Meta) => {
                     self.insert_html_element(&tag);
                     self.pop();
+                    if tag.is(L::Meta) && self.watch_meta_encoding {
+                        // The encoding a `<meta>` declares changes the
+                        // encoding while the confidence is tentative.
+                        let get = |n| tag.attrs.value(n).map(str::as_bytes);
+                        self.control.meta_encoding = spinneret_encoding::meta_element_encoding(
+                            get(L::Charset),
+                            get(L::HttpEquiv),
+                            get(L::Content),
+                        );
+                    }
                     Flow::Done
                 }
                 Some(L::Title) => {

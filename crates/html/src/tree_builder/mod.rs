@@ -31,7 +31,8 @@
 //!   `foreign.rs` (in foreign content, with the SVG and MathML
 //!   adjustments);
 //! - `parse.rs`: the entry points that connect tokenizer and tree builder
-//!   (whole input, chunks, bytes, fragments).
+//!   (whole input, chunks, fragments); `bytes.rs`: from bytes, through the
+//!   encoding stage.
 //!
 //! The standard's select parsing: html5lib-tests and browsers follow the
 //! 2025 revision in which `select` content is parsed by the in body rules
@@ -42,6 +43,7 @@ mod adoption;
 mod after;
 mod body;
 mod body_end;
+mod bytes;
 pub(crate) mod foreign;
 mod head;
 mod initial;
@@ -55,6 +57,7 @@ mod tag_sets;
 mod template;
 mod text;
 
+pub use bytes::parse_bytes;
 pub use parse::{FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment};
 pub use sink::{ElementName, TagAttrs, TreeAttr, TreeSink};
 pub use state::{BuilderState, InsertionMode};
@@ -184,6 +187,9 @@ pub(crate) struct TokenizerControl {
     /// Whether the adjusted current node is in a foreign namespace (CDATA
     /// sections are recognised).
     pub foreign: bool,
+    /// The encoding a `<meta>` start tag just declared (only while
+    /// [`TreeBuilder::watch_meta_encoding`] is on).
+    pub meta_encoding: Option<&'static spinneret_encoding::Encoding>,
 }
 
 /// The tree builder: tokens in, calls on a [`TreeSink`] out.
@@ -198,6 +204,9 @@ pub struct TreeBuilder<S: TreeSink> {
     /// The offset of the current token, for errors.
     pub(crate) token_offset: usize,
     pub(crate) control: TokenizerControl,
+    /// Report `<meta>` encodings in [`TokenizerControl::meta_encoding`]
+    /// (while the encoding is tentative).
+    pub(crate) watch_meta_encoding: bool,
 }
 
 impl<S: TreeSink> TreeBuilder<S> {
@@ -211,6 +220,7 @@ impl<S: TreeSink> TreeBuilder<S> {
             errors: Vec::new(),
             token_offset: 0,
             control: TokenizerControl::default(),
+            watch_meta_encoding: false,
         }
     }
 

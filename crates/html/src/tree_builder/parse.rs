@@ -208,7 +208,10 @@ impl StreamParser {
     }
 
     fn run(&mut self, at_eof: bool) {
-        let pending = drive(&mut self.builder, &mut self.core, &self.buf, at_eof);
+        let pending = match drive(&mut self.builder, &mut self.core, &self.buf, at_eof) {
+            Stopped::NeedMore(n) => Some(n),
+            Stopped::End | Stopped::MetaEncoding => None,
+        };
         let consumed = self.core.pos;
         if consumed > 0 {
             self.core.before_drain(&self.buf, consumed);
@@ -220,7 +223,7 @@ impl StreamParser {
     }
 }
 
-fn tokenizer_options(
+pub(super) fn tokenizer_options(
     options: &ParseOptions,
     mode: TextMode,
     last: Option<&str>,
@@ -236,22 +239,33 @@ fn tokenizer_options(
 
 /// Ends a parse: the document with the tree builder's errors (the
 /// tokenizer's are merged in by offset).
-fn finish(builder: TreeBuilder<DomSink>, core: Core) -> Document {
+pub(super) fn finish(builder: TreeBuilder<DomSink>, core: Core) -> Document {
     let (sink, mut errors) = builder.into_parts();
     let _ = core;
     errors.sort_by_key(|e: &TreeError| e.offset);
     sink.finish(errors)
 }
 
+/// Why [`drive`] stopped.
+pub(super) enum Stopped {
+    /// The input ended (at the end of the input).
+    End,
+    /// The buffer ends inside a token this long; feed more.
+    NeedMore(usize),
+    /// A `<meta>` declared an encoding (only when the tree builder watches
+    /// for one): the caller decides whether to go on.
+    MetaEncoding,
+}
+
 /// Runs tokenizer and tree builder over `input` (the buffer, whose first
-/// byte is at `core.base` in the whole input) until it needs more input
-/// (returning the length of the incomplete tail) or ends.
-fn drive<S: TreeSink>(
+/// byte is at `core.base` in the whole input) until the input ends, more is
+/// needed, or a watched `<meta>` declares an encoding.
+pub(super) fn drive<S: TreeSink>(
     builder: &mut TreeBuilder<S>,
     core: &mut Core,
     input: &str,
     at_eof: bool,
-) -> Option<usize> {
+) -> Stopped {
     loop {
         let start = core.pos;
         let base = core.base;
@@ -264,14 +278,17 @@ fn drive<S: TreeSink>(
             }
             Step::End => {
                 builder.process(Tok::Eof);
-                return None;
+                return Stopped::End;
             }
-            Step::NeedMore => return Some(input.len() - core.pos),
+            Step::NeedMore => return Stopped::NeedMore(input.len() - core.pos),
         }
         if let Some((mode, tag)) = builder.control.switch_to {
             core.switch_text_mode(mode, tag);
         }
         core.cdata_allowed = builder.control.foreign;
+        if builder.control.meta_encoding.is_some() {
+            return Stopped::MetaEncoding;
+        }
     }
 }
 
