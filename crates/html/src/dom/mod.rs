@@ -62,6 +62,7 @@ pub(crate) struct NameId(u32);
 const OTHER_NAMES: u32 = 1 << 16;
 
 impl NameId {
+    #[inline]
     fn known(name: LocalName) -> NameId {
         NameId(name as u16 as u32)
     }

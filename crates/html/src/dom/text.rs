@@ -48,17 +48,22 @@ impl TextStore {
 
     /// Keeps `text`: a span of the source when it is one (and fits the
     /// span's `u32`s), else a copy in the shared buffer.
+    #[inline]
     pub fn add(&mut self, text: TokenText<'_>) -> TextRef {
         if let TokenText::Input { start, text } = text
-            && let (Ok(s), Ok(l)) = (u32::try_from(start), u32::try_from(text.len()))
-            && s.checked_add(l).is_some()
+            && let Some(end) = start.checked_add(text.len())
+            && end <= u32::MAX as usize
         {
-            debug_assert_eq!(&self.source[start..start + text.len()], text);
-            return TextRef::Source { start: s, len: l };
+            debug_assert_eq!(&self.source[start..end], text);
+            return TextRef::Source {
+                start: start as u32,
+                len: text.len() as u32,
+            };
         }
         self.add_copy(text.as_str())
     }
 
+    #[inline(never)]
     fn add_copy(&mut self, text: &str) -> TextRef {
         let start = self.extra.len();
         self.extra.push_str(text);

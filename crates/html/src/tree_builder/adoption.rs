@@ -93,10 +93,13 @@ impl<S: TreeSink> TreeBuilder<S> {
                 };
                 let clone = self.sink.clone_element(node.node);
                 self.state.formatting[list_index] = Formatting::Element { node: clone, name };
-                self.state.open[node_index] = Open {
-                    node: clone,
-                    info: ElemInfo::html(name),
-                };
+                self.state.open.replace(
+                    node_index,
+                    Open {
+                        node: clone,
+                        info: ElemInfo::html(name),
+                    },
+                );
                 if last_node == furthest_block {
                     bookmark = list_index + 1;
                 }

@@ -23,7 +23,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                 }
                 self.reconstruct_formatting();
                 self.insert_text_without_nulls(t);
-                if s.bytes().any(|b| !is_space(b) && b != 0) {
+                if self.state.frameset_ok && s.bytes().any(|b| !is_space(b) && b != 0) {
                     self.state.frameset_ok = false;
                 }
                 Flow::Done

@@ -227,6 +227,7 @@ fn breaks_out(tag: &super::TagTok<'_>) -> bool {
         ) => true,
         Some(L::Font) => tag
             .attrs
+            .src
             .attrs
             .select(|n| matches!(n, L::Color | L::Face | L::Size).then_some(()))
             .next()
@@ -248,7 +249,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                 } else {
                     self.insert_text(t);
                 }
-                if s.bytes().any(|b| !is_space(b) && b != 0) {
+                if self.state.frameset_ok && s.bytes().any(|b| !is_space(b) && b != 0) {
                     self.state.frameset_ok = false;
                 }
                 Flow::Done

@@ -146,7 +146,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                     d.public_id.unwrap_or(""),
                     d.system_id.unwrap_or(""),
                 );
-                self.set_quirks_mode(doctype_quirks_mode(&d));
+                self.set_quirks_mode(doctype_quirks_mode(d));
                 self.state.mode = InsertionMode::BeforeHtml;
                 Flow::Done
             }

@@ -161,7 +161,7 @@ impl TagTok<'_> {
 /// A token as the tree builder sees it (text with its input offset).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Tok<'t> {
-    Doctype(Doctype<'t>),
+    Doctype(&'t Doctype<'t>),
     Start(TagTok<'t>),
     End(TagTok<'t>),
     Comment(TokenText<'t>),
@@ -198,7 +198,7 @@ pub struct TreeBuilder<S: TreeSink> {
     pub(crate) state: BuilderState<S::Handle>,
     /// Names of elements that are not [`LocalName`]s, interned for the
     /// open-elements stack.
-    names: HashMap<Box<str>, u32>,
+    names: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
     report: bool,
     errors: Vec<TreeError>,
     /// The offset of the current token, for errors.
@@ -215,7 +215,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         TreeBuilder {
             sink,
             state: BuilderState::new(scripting),
-            names: HashMap::new(),
+            names: HashMap::default(),
             report: report_errors,
             errors: Vec::new(),
             token_offset: 0,

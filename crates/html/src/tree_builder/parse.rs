@@ -9,7 +9,7 @@
 //! output is the same whatever the chunking: the tokenizer's tokens are
 //! (its streaming guarantee), and the tree builder sees only tokens.
 
-use super::sink::{AttrAdjust, TagAttrs};
+use super::sink::{AttrAdjust, AttrSource, TagAttrs};
 use super::state::ElemInfo;
 use super::{TagTok, Tok, TreeBuilder, TreeSink};
 use crate::dom::{Document, DomSink};
@@ -273,7 +273,31 @@ pub(super) fn drive<S: TreeSink>(
         builder.control.switch_to = None;
         match core.step(input, at_eof) {
             Step::Token(token) => {
-                let tok = to_tok(token, input, base);
+                // What tokens refer to while the tree builder has them.
+                let source;
+                let doctype;
+                let tok = match token {
+                    Token::Doctype(d) => {
+                        doctype = d;
+                        Tok::Doctype(&doctype)
+                    }
+                    Token::StartTag(t) => {
+                        source = AttrSource {
+                            attrs: t.attrs,
+                            base,
+                        };
+                        Tok::Start(tag_tok(&t, &source))
+                    }
+                    Token::EndTag(t) => {
+                        source = AttrSource {
+                            attrs: t.attrs,
+                            base,
+                        };
+                        Tok::End(tag_tok(&t, &source))
+                    }
+                    Token::Comment(c) => Tok::Comment(input_text(c, input, base)),
+                    Token::Text(t) => Tok::Text(input_text(t, input, base)),
+                };
                 builder.process(tok);
             }
             Step::End => {
@@ -292,36 +316,31 @@ pub(super) fn drive<S: TreeSink>(
     }
 }
 
-/// The tree builder's view of a token: text as input spans where it is
-/// one (offsets in the whole input).
+/// Token text as an input span (offset in the whole input) where it is
+/// one, else scratch text.
 #[inline]
-fn to_tok<'t>(token: Token<'t>, input: &str, base: usize) -> Tok<'t> {
-    let text = |s: &'t str| -> TokenText<'t> {
-        let offset = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-        if offset <= input.len() && s.len() <= input.len() - offset {
-            TokenText::Input {
-                start: base + offset,
-                text: s,
-            }
-        } else {
-            TokenText::Scratch(s)
+fn input_text<'t>(s: &'t str, input: &str, base: usize) -> TokenText<'t> {
+    let offset = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+    if offset <= input.len() && s.len() <= input.len() - offset {
+        TokenText::Input {
+            start: base + offset,
+            text: s,
         }
-    };
-    let tag = |t: crate::token::Tag<'t>| TagTok {
+    } else {
+        TokenText::Scratch(s)
+    }
+}
+
+/// The tree builder's view of a tag.
+#[inline]
+fn tag_tok<'a>(t: &crate::token::Tag<'a>, source: &'a AttrSource<'a>) -> TagTok<'a> {
+    TagTok {
         name: t.name,
         attrs: TagAttrs {
-            attrs: t.attrs,
-            base,
+            src: source,
             adjust: AttrAdjust::Html,
         },
         self_closing: t.self_closing,
-    };
-    match token {
-        Token::Doctype(d) => Tok::Doctype(d),
-        Token::StartTag(t) => Tok::Start(tag(t)),
-        Token::EndTag(t) => Tok::End(tag(t)),
-        Token::Comment(c) => Tok::Comment(text(c)),
-        Token::Text(t) => Tok::Text(text(t)),
     }
 }
 

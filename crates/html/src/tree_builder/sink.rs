@@ -42,13 +42,31 @@ pub(crate) enum AttrAdjust {
     MathMl,
 }
 
+/// A tag's attributes as the tokenizer lent them, and the offset of the
+/// tokenizer's buffer in the whole input (for their input spans). The
+/// driver keeps it while the tree builder processes the token, so tokens
+/// carry a reference to it (a small token is cheap to pass around).
+#[derive(Debug)]
+pub(crate) struct AttrSource<'t> {
+    pub attrs: Attrs<'t>,
+    pub base: usize,
+}
+
+/// No attributes.
+static NO_ATTRS: AttrSource<'static> = AttrSource {
+    attrs: Attrs {
+        reprs: &[],
+        input: "",
+        scratch: "",
+    },
+    base: 0,
+};
+
 /// The attributes of a start tag, as the tree builder hands them to a sink
 /// (duplicates already removed, adjusted for the element's namespace).
 #[derive(Clone, Copy, Debug)]
 pub struct TagAttrs<'t> {
-    pub(crate) attrs: Attrs<'t>,
-    /// The offset of the tokenizer's buffer in the whole input.
-    pub(crate) base: usize,
+    pub(crate) src: &'t AttrSource<'t>,
     pub(crate) adjust: AttrAdjust,
 }
 
@@ -69,24 +87,19 @@ impl<'t> TagAttrs<'t> {
     /// No attributes.
     pub(crate) fn empty() -> TagAttrs<'static> {
         TagAttrs {
-            attrs: Attrs {
-                reprs: &[],
-                input: "",
-                scratch: "",
-            },
-            base: 0,
+            src: &NO_ATTRS,
             adjust: AttrAdjust::Html,
         }
     }
 
     /// How many attributes.
     pub fn len(&self) -> usize {
-        self.attrs.len()
+        self.src.attrs.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.attrs.is_empty()
+        self.src.attrs.is_empty()
     }
 
     /// The attributes in source order.
@@ -95,8 +108,8 @@ impl<'t> TagAttrs<'t> {
             reprs,
             input,
             scratch,
-        } = self.attrs;
-        let (base, adjust) = (self.base, self.adjust);
+        } = self.src.attrs;
+        let (base, adjust) = (self.src.base, self.adjust);
         reprs.iter().map(move |r| {
             let value = match r.value.text(input, scratch) {
                 TokenText::Input { start, text } => TokenText::Input {
@@ -122,7 +135,8 @@ impl<'t> TagAttrs<'t> {
 
     /// The value of the attribute called `name` (in no namespace).
     pub fn value(&self, name: LocalName) -> Option<&'t str> {
-        self.attrs
+        self.src
+            .attrs
             .select(|n| (n == name).then_some(()))
             .next()
             .map(|(_, v)| v)

@@ -40,7 +40,7 @@ impl<S: TreeSink> TreeBuilder<S> {
 
     /// *Has an element in scope* for the HTML element `name`.
     pub(crate) fn in_scope(&self, name: LocalName, scope: Scope) -> bool {
-        self.in_scope_by(scope, |o| o.is_html(name))
+        self.state.open.may_hold(name) && self.in_scope_by(scope, |o| o.is_html(name))
     }
 
     /// Pops the current node.
@@ -107,7 +107,7 @@ impl<S: TreeSink> TreeBuilder<S> {
 
     /// Whether the stack holds the HTML element `name`.
     pub(crate) fn stack_has(&self, name: LocalName) -> bool {
-        self.state.open.iter().rev().any(|o| o.is_html(name))
+        self.state.open.may_hold(name) && self.state.open.iter().rev().any(|o| o.is_html(name))
     }
 
     // ---- The list of active formatting elements ----

@@ -141,6 +141,112 @@ pub struct Open<H> {
     pub info: ElemInfo,
 }
 
+/// The stack of open elements: a vector of [`Open`] entries (read it as
+/// a slice) that also counts its HTML `p`, `select` and `template`
+/// elements, so the commonest scope checks — "a `p` in button scope" on
+/// every block-level start tag, "a `select` in scope" on every `option` —
+/// cost nothing when there is none, however deep the stack.
+///
+/// Invariant: each count is the number of entries that are the HTML
+/// element of that name; every mutation goes through the methods here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenElements<H> {
+    items: Vec<Open<H>>,
+    counts: [u32; 3],
+}
+
+impl<H> Default for OpenElements<H> {
+    fn default() -> Self {
+        OpenElements {
+            items: Vec::new(),
+            counts: [0; 3],
+        }
+    }
+}
+
+impl<H> std::ops::Deref for OpenElements<H> {
+    type Target = [Open<H>];
+
+    fn deref(&self) -> &[Open<H>] {
+        &self.items
+    }
+}
+
+/// The slot of `info` in [`OpenElements::counts`], if it is counted.
+fn counted(info: &ElemInfo) -> Option<usize> {
+    match info.html_name()? {
+        LocalName::P => Some(0),
+        LocalName::Select => Some(1),
+        LocalName::Template => Some(2),
+        _ => None,
+    }
+}
+
+impl<H> OpenElements<H> {
+    fn count(&mut self, info: &ElemInfo, add: bool) {
+        if let Some(i) = counted(info) {
+            if add {
+                self.counts[i] += 1;
+            } else {
+                self.counts[i] -= 1;
+            }
+        }
+    }
+
+    /// Whether the stack may hold the HTML element `name`: false only
+    /// when it certainly does not (for the counted names).
+    #[inline]
+    pub(crate) fn may_hold(&self, name: LocalName) -> bool {
+        match name {
+            LocalName::P => self.counts[0] > 0,
+            LocalName::Select => self.counts[1] > 0,
+            LocalName::Template => self.counts[2] > 0,
+            _ => true,
+        }
+    }
+
+    /// Pushes an element.
+    pub(crate) fn push(&mut self, open: Open<H>) {
+        self.count(&open.info, true);
+        self.items.push(open);
+    }
+
+    /// Pops the current node.
+    pub(crate) fn pop(&mut self) -> Option<Open<H>> {
+        let open = self.items.pop()?;
+        self.count(&open.info, false);
+        Some(open)
+    }
+
+    /// Pops entries until `len` remain.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        while self.items.len() > len {
+            self.pop();
+        }
+    }
+
+    /// Removes the entry at `index`.
+    pub(crate) fn remove(&mut self, index: usize) -> Open<H> {
+        let open = self.items.remove(index);
+        self.count(&open.info, false);
+        open
+    }
+
+    /// Inserts an entry at `index`.
+    pub(crate) fn insert(&mut self, index: usize, open: Open<H>) {
+        self.count(&open.info, true);
+        self.items.insert(index, open);
+    }
+
+    /// Replaces the entry at `index`.
+    pub(crate) fn replace(&mut self, index: usize, open: Open<H>) {
+        let info = open.info;
+        let old = std::mem::replace(&mut self.items[index], open);
+        self.count(&old.info, false);
+        self.count(&info, true);
+    }
+}
+
 /// An entry of the list of active formatting elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Formatting<H> {
@@ -165,7 +271,7 @@ pub struct BuilderState<H> {
     /// The stack of template insertion modes.
     pub template_modes: Vec<InsertionMode>,
     /// The stack of open elements, bottom (`html`) first.
-    pub open: Vec<Open<H>>,
+    pub open: OpenElements<H>,
     /// The list of active formatting elements.
     pub formatting: Vec<Formatting<H>>,
     /// The head element pointer.
@@ -199,7 +305,7 @@ impl<H> BuilderState<H> {
             mode: InsertionMode::Initial,
             original_mode: InsertionMode::Initial,
             template_modes: Vec::new(),
-            open: Vec::new(),
+            open: OpenElements::default(),
             formatting: Vec::new(),
             head: None,
             form: None,
