@@ -7,6 +7,7 @@
 
 use super::text::TextStore;
 use super::{Attr, Data, DoctypeData, Document, Element, NONE, NameId, Node, NodeId, OTHER_NAMES};
+use crate::error::ParseError;
 use crate::namespace::Namespace;
 use crate::token::{Name, TokenText};
 use crate::tree_builder::{ElementName, QuirksMode, TagAttrs, TreeError, TreeSink};
@@ -49,15 +50,22 @@ impl DomSink {
                 templates: HashMap::new(),
                 quirks_mode: QuirksMode::NoQuirks,
                 errors: Vec::new(),
+                tokenizer_errors: Vec::new(),
             },
             name_ids: HashMap::default(),
         }
     }
 
-    /// The finished document.
-    pub fn finish(mut self, errors: Vec<TreeError>) -> Document {
+    /// The finished document, with the parse errors.
+    pub fn finish(mut self, errors: Vec<TreeError>, tokenizer_errors: Vec<ParseError>) -> Document {
         self.doc.errors = errors;
+        self.doc.tokenizer_errors = tokenizer_errors;
         self.doc
+    }
+
+    /// The input so far.
+    pub fn source(&self) -> &str {
+        &self.doc.text.source
     }
 
     #[inline]

@@ -33,6 +33,7 @@ mod text;
 pub(crate) use build::DomSink;
 pub use serialize::SerializeOptions;
 
+use crate::error::ParseError;
 use crate::names::LocalName;
 use crate::namespace::{AttrNamespace, Namespace};
 use crate::tree_builder::{QuirksMode, TreeError};
@@ -130,6 +131,7 @@ pub struct Document {
     templates: HashMap<u32, u32>,
     quirks_mode: QuirksMode,
     errors: Vec<TreeError>,
+    tokenizer_errors: Vec<ParseError>,
 }
 
 impl Document {
@@ -161,9 +163,16 @@ impl Document {
         self.quirks_mode
     }
 
-    /// The tree builder's parse errors (when reporting was asked for).
+    /// The tree builder's parse errors, in input order (when reporting
+    /// was asked for).
     pub fn errors(&self) -> &[TreeError] {
         &self.errors
+    }
+
+    /// The tokenizer's parse errors, in input order (when reporting was
+    /// asked for).
+    pub fn tokenizer_errors(&self) -> &[ParseError] {
+        &self.tokenizer_errors
     }
 
     /// The bytes this document holds on the heap (its arena, attributes,
@@ -484,5 +493,60 @@ impl<'d> AttrRef<'d> {
     /// The value, character references decoded.
     pub fn value(&self) -> &'d str {
         self.doc.text.get(self.attr.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_is_small() {
+        // The arena's slot: five u32 links and the data. Growing it is a
+        // decision (it is most of the DOM's memory), not an accident.
+        assert!(
+            std::mem::size_of::<Node>() <= 40,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
+        assert!(
+            std::mem::size_of::<Attr>() <= 20,
+            "{}",
+            std::mem::size_of::<Attr>()
+        );
+    }
+
+    #[test]
+    fn walks_and_text_content() {
+        let doc = crate::parse_document(
+            "<!DOCTYPE html><p id=a>One <b>two</b><!--c--><template><i>t</i></template>",
+            &Default::default(),
+        );
+        let p = doc
+            .root()
+            .descendants()
+            .find_map(|n| n.as_element().filter(|e| e.is_html(LocalName::P)))
+            .unwrap();
+        assert_eq!(p.attr("id"), Some("a"));
+        assert_eq!(p.node().text_content().as_deref(), Some("One two"));
+        let names: Vec<_> = p
+            .node()
+            .ancestors()
+            .filter_map(|n| n.as_element())
+            .map(|e| e.name())
+            .collect();
+        assert_eq!(names, ["body", "html"]);
+        let template = doc
+            .root()
+            .descendants()
+            .find_map(|n| n.as_element().filter(|e| e.is_html(LocalName::Template)))
+            .unwrap();
+        assert!(template.node().first_child().is_none());
+        let contents = template.template_contents().unwrap();
+        assert_eq!(contents.text_content().as_deref(), Some("t"));
+        assert!(matches!(
+            doc.root().first_child().unwrap().kind(),
+            NodeKind::Doctype { name: "html", .. }
+        ));
     }
 }

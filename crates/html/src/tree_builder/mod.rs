@@ -122,19 +122,58 @@ impl fmt::Display for TreeErrorKind {
     }
 }
 
-/// A tree-construction parse error and the byte offset (in the input)
-/// of the token it was found at.
+/// A tree-construction parse error and where the token it was found at
+/// starts: `line` and `col` are 1-based (CRLF and CR count as one newline;
+/// `col` in UTF-16 code units, as the tokenizer's [`ParseError`](crate::ParseError)
+/// and the html5lib tests count), `offset` is the byte offset in the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TreeError {
     /// What went wrong.
     pub kind: TreeErrorKind,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in UTF-16 code units.
+    pub col: u32,
     /// The byte offset of the token's start in the input.
     pub offset: usize,
 }
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)
+        write!(f, "{} at {}:{}", self.kind, self.line, self.col)
+    }
+}
+
+/// Fills in the line and column of `errors` (sorted by offset) from the
+/// input they were found in, in one pass.
+pub(crate) fn locate_errors(errors: &mut [TreeError], input: &str) {
+    let (mut line, mut col, mut at) = (1u32, 1u32, 0usize);
+    let bytes = input.as_bytes();
+    for e in errors.iter_mut() {
+        let to = e.offset.min(input.len());
+        while at < to {
+            let b = bytes[at];
+            match b {
+                b'\n' => {
+                    line += 1;
+                    col = 1;
+                }
+                // CR LF is one newline, counted at the LF.
+                b'\r' if bytes.get(at + 1) == Some(&b'\n') => {}
+                b'\r' => {
+                    line += 1;
+                    col = 1;
+                }
+                // UTF-8 continuation bytes add nothing; a 4-byte sequence
+                // is two UTF-16 code units.
+                0x80..=0xbf => {}
+                0xf0..=0xff => col += 2,
+                _ => col += 1,
+            }
+            at += 1;
+        }
+        e.line = line;
+        e.col = col;
     }
 }
 
@@ -250,6 +289,8 @@ impl<S: TreeSink> TreeBuilder<S> {
         if self.report {
             self.errors.push(TreeError {
                 kind,
+                line: 0,
+                col: 0,
                 offset: self.token_offset,
             });
         }

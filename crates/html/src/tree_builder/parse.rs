@@ -241,9 +241,9 @@ pub(super) fn tokenizer_options(
 /// tokenizer's are merged in by offset).
 pub(super) fn finish(builder: TreeBuilder<DomSink>, core: Core) -> Document {
     let (sink, mut errors) = builder.into_parts();
-    let _ = core;
     errors.sort_by_key(|e: &TreeError| e.offset);
-    sink.finish(errors)
+    super::locate_errors(&mut errors, sink.source());
+    sink.finish(errors, core.errors().to_vec())
 }
 
 /// Why [`drive`] stopped.
@@ -351,5 +351,48 @@ impl<S: TreeSink> TreeBuilder<S> {
         self.control.foreign = self
             .adjusted_current_node()
             .is_some_and(|e| e.ns != Namespace::Html);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TreeErrorKind;
+
+    #[test]
+    fn errors_are_reported_with_positions_only_when_asked() {
+        let input = "<!DOCTYPE html>\r\n<p a=1 a=2>x</div>\n\u{1F600}</span>";
+        let quiet = parse_document(input, &ParseOptions::default());
+        assert!(quiet.errors().is_empty() && quiet.tokenizer_errors().is_empty());
+        let options = ParseOptions {
+            report_errors: true,
+            ..ParseOptions::default()
+        };
+        let doc = parse_document(input, &options);
+        assert_eq!(doc.dump(), quiet.dump());
+        let tree: Vec<_> = doc
+            .errors()
+            .iter()
+            .map(|e| (e.kind, e.line, e.col))
+            .collect();
+        assert_eq!(
+            tree,
+            [
+                (TreeErrorKind::UnexpectedEndTag, 2, 13),
+                (TreeErrorKind::UnexpectedEndTag, 3, 3),
+            ]
+        );
+        let tokenizer: Vec<_> = doc
+            .tokenizer_errors()
+            .iter()
+            .map(|e| e.code.spec_name())
+            .collect();
+        assert_eq!(tokenizer, ["duplicate-attribute"]);
+        // The same from a stream.
+        let mut stream = StreamParser::new(&options);
+        for piece in input.split_inclusive('>') {
+            stream.feed(piece);
+        }
+        assert_eq!(stream.finish().errors(), doc.errors());
     }
 }
