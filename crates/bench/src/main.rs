@@ -12,15 +12,18 @@
 //! - `pipeline` ([`pipeline_bench`]): `spinneret links` end to end on a
 //!   WARC, in process and as a binary, against lol_html and a Python
 //!   pipeline (fastwarc, resiliparse, selectolax).
+//! - `tree` ([`tree_bench`]): a full DOM of every corpus page, speed and
+//!   memory, against html5ever + RcDom, scraper and lexbor (selectolax).
 //!
 //! A plain binary rather than a `cargo bench` harness: the datasets are large
 //! real-web files read from the shared folder, the output is meant to be
-//! pasted into the README, and `callgrind.sh` and `callgrind-tokenize.sh`
-//! need to run exactly one untimed pass of one kernel, which a harness does
-//! not allow. This file only reads the arguments. Shared by the benchmarks:
-//! the timing method and number formats ([`timing`]), the results table and
-//! its Markdown ([`table`]), and the Python peers' virtual environments
-//! ([`python_env`]).
+//! pasted into the README, and the callgrind scripts need to run exactly
+//! one untimed pass of one kernel, which a harness does not allow. This file
+//! only reads the arguments. Shared by the benchmarks: the corpus pages
+//! ([`pages`]), the timing method and number formats ([`timing`]), the
+//! results table and its Markdown ([`table`]), the Python peers' virtual
+//! environments ([`python_env`]), and the allocator's byte counters
+//! ([`alloc_count`]).
 //!
 //! ```text
 //! spinneret-bench url [DATASET] [--quick]
@@ -28,23 +31,32 @@
 //! spinneret-bench encoding [--quick]
 //! spinneret-bench canon [--quick]
 //! spinneret-bench pipeline [--quick] [--repeat K]
+//! spinneret-bench tree [--quick]
 //! spinneret-bench kernel <none|spinneret|ada|url> <DATASET>   (for callgrind.sh)
 //! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
 //!                                                  (for callgrind-tokenize.sh)
+//! spinneret-bench kernel tree-<none|spinneret|html5ever|scraper> pages
+//!                                                  (for callgrind-tree.sh)
 //! ```
 //!
 //! The hidden `kernel` mode prints one line, `items=N ok=M` (the tokenizer's
 //! adds `pages=… failed=…`), which the callgrind scripts read.
 
-#![forbid(unsafe_code)]
+// Only the counting allocator (alloc_count) has unsafe code: implementing
+// `GlobalAlloc` requires it.
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
+mod alloc_count;
 mod canon_bench;
 mod encoding_bench;
+mod pages;
 mod pipeline_bench;
 mod python_env;
 mod table;
 mod timing;
 mod tokenize_bench;
+mod tree_bench;
 mod url_bench;
 
 use std::path::PathBuf;
@@ -52,9 +64,11 @@ use std::process::ExitCode;
 
 /// The allocator the `spinneret` binary ships with, so that the in-process
 /// pipeline rows measure what users run; every kernel of every benchmark
-/// runs under it alike.
+/// runs under it alike. Its byte counters are off (one relaxed load per
+/// call) except while the `tree` benchmark measures a parse's heap.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alloc_count::CountingAlloc<mimalloc::MiMalloc> =
+    alloc_count::CountingAlloc::new(mimalloc::MiMalloc);
 
 use timing::Plan;
 use url_bench::Library;
@@ -66,6 +80,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench encoding [--quick]\n\
          \x20      spinneret-bench pipeline [--quick] [--repeat K]\n\
          \x20      spinneret-bench canon [--quick]\n\
+         \x20      spinneret-bench tree [--quick]\n\
          \n\
          url: times parse + href for spinneret-url, ada-url and url on the shared\n\
          corpus, then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
@@ -78,6 +93,9 @@ fn usage() -> ExitCode {
          Python pipeline (fastwarc + resiliparse + selectolax, in a temp venv).\n\
          canon: ns/URL of every canonicalization profile on absolute_links.txt, against\n\
          Python w3lib canonicalize_url, url-normalize and surt (in a temp venv).\n\
+         tree: a full DOM of every page of corpus/pages.tsv: MB/s, peak heap per input\n\
+         byte, bytes per node, against html5ever + RcDom, scraper and selectolax\n\
+         (lexbor, in a temp venv).\n\
          \n\
          DATASET   run only this one: {} or {}\n\
          --quick   one timed pass per kernel, after a warm-up except in pipeline\n\
@@ -117,12 +135,20 @@ fn main() -> ExitCode {
         ["encoding"] => encoding_bench::run(plan),
         ["canon"] => canon_bench::run(plan, quick),
         ["pipeline"] => pipeline_bench::run(quick, repeat),
+        ["tree"] => tree_bench::run(plan, quick),
         // `--repeat` belongs to `pipeline` alone.
         _ if repeat.is_some() => return usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.
         ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {
             match tokenize_bench::Kernel::from_kernel_name(kernel) {
                 Some(kernel) => tokenize_bench::run_kernel(kernel),
+                None => return usage(),
+            }
+        }
+        // Hidden: one untimed pass, for callgrind-tree.sh.
+        ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tree-") => {
+            match tree_bench::Kernel::from_kernel_name(kernel) {
+                Some(kernel) => tree_bench::run_kernel(kernel),
                 None => return usage(),
             }
         }

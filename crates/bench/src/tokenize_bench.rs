@@ -60,14 +60,12 @@ use lol_html::html_content::Element;
 use lol_html::{ElementContentHandlers, HtmlRewriter, Selector, Settings};
 use spinneret_html::TokenizerOptions;
 
+use crate::pages::{MANIFEST, Pages};
 use crate::table::{self, Column, Table};
 use crate::timing::{Plan, Timing, fmt_bytes, fmt_ratio, measure};
 
 /// The dataset name `kernel tokenize-<lib>` takes.
 pub const PAGES: &str = "pages";
-
-/// The page list in the shared folder.
-const MANIFEST: &str = "corpus/pages.tsv";
 
 /// The peers' versions, for the output (keep in step with Cargo.toml).
 const HTML5EVER: &str = "html5ever 0.40";
@@ -132,55 +130,6 @@ impl Kernel {
             Kernel::LolHtml => "rewriter, no handlers (scans tag names only)",
             Kernel::LolHtmlAhref => "rewriter, `a[href]` handler reading `href`",
         }
-    }
-}
-
-/// The corpus pages, decoded, in memory.
-pub struct Pages {
-    pages: Vec<String>,
-    /// Total UTF-8 bytes of `pages`: the denominator of every rate.
-    bytes: usize,
-    /// Pages that were not valid UTF-8 (decoded with U+FFFD replacements).
-    lossy: usize,
-}
-
-impl Pages {
-    /// Reads every page listed in `corpus/pages.tsv`.
-    pub fn load() -> Pages {
-        let manifest = spinneret_testdata::read_to_string(MANIFEST);
-        let mut lines = manifest.split('\n');
-        let header = lines.next().unwrap_or_default().trim_end_matches('\r');
-        let column = header
-            .split('\t')
-            .position(|c| c == "path")
-            .unwrap_or_else(|| panic!("{MANIFEST}: no `path` column in the header"));
-        let mut set = Pages {
-            pages: Vec::new(),
-            bytes: 0,
-            lossy: 0,
-        };
-        for (n, line) in lines.enumerate() {
-            let line = line.trim_end_matches('\r');
-            if line.is_empty() {
-                continue;
-            }
-            let path = line
-                .split('\t')
-                .nth(column)
-                .unwrap_or_else(|| panic!("{MANIFEST} line {}: no `path` field", n + 2));
-            let raw = spinneret_testdata::read(&format!("corpus/{path}"));
-            let page = match String::from_utf8(raw) {
-                Ok(page) => page,
-                Err(e) => {
-                    set.lossy += 1;
-                    String::from_utf8_lossy(e.as_bytes()).into_owned()
-                }
-            };
-            set.bytes += page.len();
-            set.pages.push(page);
-        }
-        assert!(!set.pages.is_empty(), "{MANIFEST} lists no pages");
-        set
     }
 }
 
