@@ -21,16 +21,24 @@ are loaded and before the warm-up, and after the last pass: their difference
 is how much the parses raised the peak (lexbor's C heap is invisible to
 Python's own allocator statistics).
 
-Nodes: after the memory figures, each page is parsed once more and its tree
+Nodes and heap: after the RSS figures, each page is parsed once more, the
+C heap in use read before and after the parse (glibc's mallinfo2: bytes in
+use, mmapped blocks included; lexbor allocates with malloc), and the tree
 walked from the document node through first_child/next (document, doctype,
 elements, text, comments). Lexbor keeps a template's contents in a fragment
-that this walk does not enter.
+that this walk does not enter. The heap the parser object holds after the
+parse (lexbor's DOM, its memory pools and the UTF-8 copy of the text
+selectolax keeps) is summed over pages, and its least value over pages
+(lexbor's fixed cost per document: memory pools allocated up front) is
+reported too; without mallinfo2 (not glibc, or glibc older than 2.33) both
+are null.
 
 --kernel none loads the pages only; --kernel parse loads them and makes one
 pass (for callgrind-tree.sh, which subtracts the two).
 
 Prints one JSON object on stdout; progress goes to stderr."""
 import argparse
+import ctypes
 import gzip
 import json
 import os
@@ -91,6 +99,29 @@ def node_count(tree):
     return count
 
 
+class MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in "arena ordblks smblks hblks hblkhd usmblks fsmblks "
+        "uordblks fordblks keepcost".split()
+    ]
+
+
+def heap_in_use_reader():
+    """A function returning the C heap's bytes in use, or None."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except (OSError, AttributeError):
+        return None
+    mallinfo2.restype = MallInfo2
+
+    def in_use():
+        info = mallinfo2()
+        return info.uordblks + info.hblkhd
+
+    return in_use
+
+
 def max_rss_kib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
@@ -129,9 +160,18 @@ def main():
     rss_after = max_rss_kib()
     print(f"tree.py: best pass {best:.3f} s of {passes}; counting nodes", file=sys.stderr)
 
+    in_use = heap_in_use_reader()
     nodes = 0
+    dom_heap = dom_heap_min = None
     for text in pages:
-        nodes += node_count(LexborHTMLParser(text))
+        before = in_use() if in_use is not None else 0
+        tree = LexborHTMLParser(text)
+        if in_use is not None:
+            held = in_use() - before
+            dom_heap = held + (dom_heap or 0)
+            dom_heap_min = held if dom_heap_min is None else min(dom_heap_min, held)
+        nodes += node_count(tree)
+        del tree
 
     print(
         json.dumps(
@@ -145,6 +185,8 @@ def main():
                 "rss_before_kib": rss_before,
                 "rss_after_kib": rss_after,
                 "nodes": nodes,
+                "dom_heap_bytes": dom_heap,
+                "dom_heap_min_bytes": dom_heap_min,
             }
         )
     )

@@ -27,8 +27,11 @@
 //!   spinneret is faster or smaller.
 //!
 //! selectolax's heap is lexbor's C heap, which the allocator here does not
-//! see: its row gives, in the notes, how much its passes raised the Python
-//! process's peak RSS instead.
+//! see: `tree.py` reads glibc's bytes in use (`mallinfo2`) before and after
+//! each parse instead, which gives its B/node (the heap the parser object
+//! holds after the parse, lexbor's pools and selectolax's UTF-8 copy of the
+//! text included) but no peak; its notes add how much its passes raised the
+//! Python process's peak RSS.
 //!
 //! The `kernel tree-<parser> pages` entry point makes one untimed pass of
 //! one parser (`tree-none` only loads the pages) for `callgrind-tree.sh`.
@@ -133,8 +136,11 @@ struct Row {
     reference: bool,
     /// Best pass, ns per input byte.
     ns_per_byte: Option<f64>,
-    /// Heap figures (the Rust parsers).
-    memory: Option<Memory>,
+    /// Sum of page peaks per corpus byte, and the largest page peak per
+    /// page byte (the Rust parsers).
+    peak_per_byte: Option<(f64, f64)>,
+    /// Heap the finished DOMs keep per node.
+    bytes_per_node: Option<f64>,
     /// Nodes over the corpus.
     nodes: Option<usize>,
     notes: String,
@@ -149,7 +155,8 @@ fn rust_row(parser: Parser, set: &Pages, plan: Plan) -> Row {
         label: parser.label().to_owned(),
         reference: parser.is_reference(),
         ns_per_byte: Some(timing.ns_per_item),
-        memory: Some(memory),
+        peak_per_byte: Some((memory.peak_sum as f64 / set.bytes as f64, memory.worst.0)),
+        bytes_per_node: Some(memory.bytes_per_node()),
         nodes: Some(memory.nodes),
         notes: format!(
             "{} passes; worst page {} ({})",
@@ -174,14 +181,32 @@ fn lexbor_row(set: &Pages, plan: Plan) -> Row {
                     r.pages, r.bytes
                 )
             };
+            let held = match (r.dom_heap_bytes, r.dom_heap_min_bytes, r.nodes) {
+                (Some(heap), Some(min), Some(nodes)) => {
+                    let fixed = min.saturating_mul(r.pages);
+                    format!(
+                        "; B/node: C heap held after the parse (mallinfo2), {:.2} B per input \
+                         byte; {} of it per document up front (the least page's), without \
+                         which {:.1} B/node",
+                        heap as f64 / set.bytes as f64,
+                        fmt_bytes(usize::try_from(min).unwrap_or(usize::MAX)),
+                        heap.saturating_sub(fixed) as f64 / nodes.max(1) as f64
+                    )
+                }
+                _ => String::new(),
+            };
             Row {
                 label: format!("selectolax {} (lexbor)", r.version),
                 reference: false,
                 ns_per_byte: Some(r.seconds * 1e9 / set.bytes as f64),
-                memory: None,
+                peak_per_byte: None,
+                bytes_per_node: r
+                    .dom_heap_bytes
+                    .zip(r.nodes)
+                    .map(|(heap, nodes)| heap as f64 / nodes.max(1) as f64),
                 nodes: r.nodes.and_then(|n| usize::try_from(n).ok()),
                 notes: format!(
-                    "{} passes; peak RSS +{} over the passes; template contents not walked{same_text}",
+                    "{} passes; peak RSS +{} over the passes{held}; template contents not walked{same_text}",
                     r.passes,
                     fmt_bytes(usize::try_from(r.rss_increase_kib * 1024).unwrap_or(usize::MAX)),
                 ),
@@ -191,7 +216,8 @@ fn lexbor_row(set: &Pages, plan: Plan) -> Row {
             label: "selectolax (lexbor)".to_owned(),
             reference: false,
             ns_per_byte: None,
-            memory: None,
+            peak_per_byte: None,
+            bytes_per_node: None,
             nodes: None,
             notes: format!("not run: {e}"),
         },
@@ -243,7 +269,7 @@ pub fn run(plan: Plan, quick: bool) {
 fn table(rows: &[Row], set: &Pages) -> Table {
     let reference = rows.iter().find(|r| r.reference);
     let ours_ns = reference.and_then(|r| r.ns_per_byte);
-    let ours_node = reference.and_then(|r| r.memory).map(|m| m.bytes_per_node());
+    let ours_node = reference.and_then(|r| r.bytes_per_node);
     let mut table = Table::new([
         Column::left(format!(
             "full DOM ({} pages, {})",
@@ -265,20 +291,20 @@ fn table(rows: &[Row], set: &Pages) -> Table {
         _ => Cell::Missing,
     };
     for row in rows {
-        let memory = row.memory;
         table.push(vec![
             Cell::text(&row.label),
             row.ns_per_byte
                 .map_or(Cell::Missing, |ns| Cell::Fixed(1e3 / ns, 1)),
             Cell::text("—"),
-            memory.map_or(Cell::Missing, |m| {
-                Cell::Fixed(m.peak_sum as f64 / set.bytes as f64, 2)
-            }),
-            memory.map_or(Cell::Missing, |m| Cell::Fixed(m.worst.0, 1)),
-            memory.map_or(Cell::Missing, |m| Cell::Fixed(m.bytes_per_node(), 1)),
+            row.peak_per_byte
+                .map_or(Cell::Missing, |(corpus, _)| Cell::Fixed(corpus, 2)),
+            row.peak_per_byte
+                .map_or(Cell::Missing, |(_, worst)| Cell::Fixed(worst, 1)),
+            row.bytes_per_node
+                .map_or(Cell::Missing, |b| Cell::Fixed(b, 1)),
             Cell::count(row.nodes.map(|n| n as u64)),
             ratio(row.ns_per_byte, ours_ns),
-            ratio(memory.map(|m| m.bytes_per_node()), ours_node),
+            ratio(row.bytes_per_node, ours_node),
             Cell::text(&row.notes),
         ]);
     }

@@ -36,6 +36,11 @@ pub struct Report {
     pub rss_increase_kib: u64,
     /// Nodes of every page's tree (template contents not entered).
     pub nodes: Option<u64>,
+    /// The C heap each page's parser holds after the parse, summed over
+    /// pages (`None` without glibc's `mallinfo2`).
+    pub dom_heap_bytes: Option<u64>,
+    /// The least of those over pages: lexbor's fixed cost per document.
+    pub dom_heap_min_bytes: Option<u64>,
 }
 
 /// The venv with selectolax, or why not.
@@ -89,6 +94,8 @@ fn parse_report(stdout: &str) -> Result<Report, String> {
         passes: count("passes")?,
         rss_increase_kib: rss_after.saturating_sub(rss_before),
         nodes: v["nodes"].as_u64(),
+        dom_heap_bytes: v["dom_heap_bytes"].as_u64(),
+        dom_heap_min_bytes: v["dom_heap_min_bytes"].as_u64(),
     })
 }
 
@@ -100,7 +107,7 @@ mod tests {
     fn the_report_is_the_last_line() {
         let out = "loading\n{\"version\": \"1.0.2\", \"pages\": 2062, \"bytes\": 191945391, \
                    \"lossy\": 3, \"seconds\": 1.5, \"passes\": 3, \"rss_before_kib\": 1000, \
-                   \"rss_after_kib\": 1500, \"nodes\": 42}\n";
+                   \"rss_after_kib\": 1500, \"nodes\": 42, \"dom_heap_bytes\": 900, \"dom_heap_min_bytes\": 100}\n";
         assert_eq!(
             parse_report(out),
             Ok(Report {
@@ -111,6 +118,8 @@ mod tests {
                 passes: 3,
                 rss_increase_kib: 500,
                 nodes: Some(42),
+                dom_heap_bytes: Some(900),
+                dom_heap_min_bytes: Some(100),
             })
         );
         assert!(parse_report("Traceback").is_err());
