@@ -1,6 +1,9 @@
 //! The Rust parsers of the `tree` benchmark, each building a full DOM of one
 //! page the way its users call it, and a walk that counts that DOM's nodes.
 //!
+//! - spinneret: `spinneret_html::parse_document(page,
+//!   &ParseOptions::default())` (scripting off, parse errors not kept) into
+//!   its arena `Document`, which keeps its own copy of the page.
 //! - html5ever + RcDom: `html5ever::parse_document(RcDom::default(),
 //!   ParseOpts::default()).one(page)`. `one` takes a `StrTendril`, so the
 //!   page is copied into one inside the parse (what a caller holding a `&str`
@@ -10,12 +13,15 @@
 //!   `ego_tree::Tree`), built without its `errors` feature, so that it does
 //!   not keep parse errors, like spinneret's default options.
 //!
-//! Node counts are every node reachable from the document: the document
+//! Node counts of the peers are every node reachable from the document: the document
 //! itself, doctypes, elements, text, comments and processing instructions.
 //! Both keep a template's contents under a document fragment node of their
 //! own, which is walked too and counted (RcDom holds it beside the template
 //! element's children, scraper as the element's first child). Nodes the
 //! tree builder detached (scraper's arena keeps them) are not counted.
+//! spinneret's is `Document::node_count`, its arena's slots: the same
+//! nodes, template contents' fragments included, plus the few the adoption
+//! agency detached.
 
 use std::hint::black_box;
 
@@ -26,6 +32,8 @@ use markup5ever_rcdom::{NodeData, RcDom};
 /// One full-DOM parser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Parser {
+    /// spinneret's tree builder into its arena DOM.
+    Spinneret,
     /// html5ever's tree builder into its reference `RcDom`.
     Html5ever,
     /// scraper's `Html::parse_document` (html5ever into ego-tree).
@@ -33,7 +41,12 @@ pub enum Parser {
 }
 
 /// A parsed page, kept alive until its memory is read.
+// One per page, moved once: boxing the large variant would only add an
+// allocation to spinneret's timed parse.
+#[allow(clippy::large_enum_variant)]
 pub enum Dom {
+    /// spinneret's DOM.
+    Arena(spinneret_html::Document),
     /// html5ever's DOM.
     Rc(RcDom),
     /// scraper's DOM.
@@ -42,26 +55,27 @@ pub enum Dom {
 
 impl Parser {
     /// Every parser, in the table's order.
-    pub const ALL: [Parser; 2] = [Parser::Html5ever, Parser::Scraper];
+    pub const ALL: [Parser; 3] = [Parser::Spinneret, Parser::Html5ever, Parser::Scraper];
 
     /// The parser's name in the output (keep the versions in step with
     /// Cargo.toml).
     pub fn label(self) -> &'static str {
         match self {
+            Parser::Spinneret => "spinneret (arena DOM)",
             Parser::Html5ever => "html5ever 0.40 + RcDom",
             Parser::Scraper => "scraper 0.29 (ego-tree)",
         }
     }
 
-    /// Whether this is spinneret, the reference of the ratios (none yet: the
-    /// arena DOM is being written).
+    /// Whether this is spinneret, the reference of the ratios.
     pub fn is_reference(self) -> bool {
-        false
+        self == Parser::Spinneret
     }
 
     /// The name `kernel tree-<name> pages` takes.
     pub fn kernel_name(self) -> &'static str {
         match self {
+            Parser::Spinneret => "spinneret",
             Parser::Html5ever => "html5ever",
             Parser::Scraper => "scraper",
         }
@@ -71,6 +85,10 @@ impl Parser {
     #[inline(never)]
     pub fn parse(self, page: &str) -> Dom {
         match self {
+            Parser::Spinneret => Dom::Arena(spinneret_html::parse_document(
+                page,
+                &spinneret_html::ParseOptions::default(),
+            )),
             Parser::Html5ever => {
                 Dom::Rc(parse_document(RcDom::default(), ParseOpts::default()).one(page))
             }
@@ -94,6 +112,7 @@ impl Dom {
     /// How many nodes the DOM holds (see the module doc for what counts).
     pub fn node_count(&self) -> usize {
         match self {
+            Dom::Arena(doc) => doc.node_count(),
             Dom::Rc(dom) => rcdom_node_count(dom),
             Dom::Ego(html) => html.tree.root().descendants().count(),
         }
@@ -122,7 +141,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_walks_count_document_doctype_elements_text_and_comments() {
+    fn every_parser_counts_document_doctype_elements_text_and_comments() {
         // #document, doctype, comment, html, head, body, p, "x", b, "y".
         let page = "<!DOCTYPE html><!--c--><p>x<b>y</b>";
         for parser in Parser::ALL {
