@@ -48,8 +48,8 @@
 //!    one space, and no line starts or ends with one; U+00A0 (no-break
 //!    space) is kept as it is. Inside `pre`, `textarea`, `listing`, `xmp`
 //!    and `plaintext` (and their descendants) text is kept exactly.
-//! 8. **Ends**: no line break or space at the start or end of the result;
-//!    other elements (`span`, `a`, `b`, SVG and MathML elements, unknown
+//! 8. **Ends**: no line break at the start or end of the result, and no
+//!    space either unless preformatted text puts it there; other elements (`span`, `a`, `b`, SVG and MathML elements, unknown
 //!    elements…) are inline; comments, doctypes and processing
 //!    instructions give nothing. CSS is not applied: content hidden by a
 //!    style sheet or a `style` attribute stays.
@@ -364,6 +364,7 @@ impl Writer {
         }
         if element.is_html(L::Tr) {
             self.row_empty = true;
+            self.cell_start = false;
         }
         true
     }
@@ -381,6 +382,9 @@ impl Writer {
                 self.block(1);
             }
             Role::PreInline => self.pre_depth -= 1,
+            // An empty cell's start ends with it: the row's end is a line
+            // break again.
+            Role::Cell => self.cell_start = false,
             _ => {}
         }
     }
@@ -421,11 +425,12 @@ impl Writer {
 
     /// A text node's data.
     fn text(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
         if self.pre_depth > 0 {
-            if !text.is_empty() {
-                self.flush();
-                self.out.push_str(text);
-            }
+            self.flush();
+            self.out.push_str(text);
             return;
         }
         for word in text.split(|c: char| c.is_ascii_whitespace()) {
@@ -452,7 +457,12 @@ impl Writer {
         }
     }
 
-    fn finish(self) -> String {
+    /// The result, without the line breaks preformatted text may leave at
+    /// its ends.
+    fn finish(mut self) -> String {
+        self.out.truncate(self.out.trim_end_matches('\n').len());
+        let leading = self.out.len() - self.out.trim_start_matches('\n').len();
+        self.out.drain(..leading);
         self.out
     }
 }
@@ -559,6 +569,14 @@ mod tests {
         );
         assert_eq!(text("<table><tr><td><td>b<td></table>"), "\tb");
         assert_eq!(
+            text("<table><tr><td>a<td></tr><tr><td>b<td><td>c</table>"),
+            "a\nb\t\tc"
+        );
+        assert_eq!(
+            text("<table><tr><td>a<td><table><tr><td>x<td>y</table></table>"),
+            "a\tx\ty"
+        );
+        assert_eq!(
             text("<table><tr><th><p>h</p><th><div>x</div></table>"),
             "h\tx"
         );
@@ -582,6 +600,7 @@ mod tests {
         assert_eq!(text("x<pre><b> y </b></pre>z"), "x\n y \nz");
         assert_eq!(text("<listing>  l</listing><xmp> <x> </xmp>"), "  l\n <x> ");
         assert_eq!(text("<pre>a\n</pre><p>b"), "a\n\nb");
+        assert_eq!(text("<pre>\n\n a \n\n</pre>"), " a ");
     }
 
     #[test]
