@@ -49,5 +49,5 @@ pub use tokenizer::{Snapshot, TextMode, Tokenizer, TokenizerOptions, tokenize};
 pub use tree_builder::{
     BuilderState, ElementName, FragmentContext, InsertionMode, ParseOptions, QuirksMode,
     StreamParser, TagAttrs, TreeAttr, TreeBuilder, TreeError, TreeErrorKind, TreeSink, parse_bytes,
-    parse_document, parse_fragment,
+    parse_document, parse_fragment, parse_with_sink,
 };

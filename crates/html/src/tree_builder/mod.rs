@@ -58,7 +58,9 @@ mod template;
 mod text;
 
 pub use bytes::parse_bytes;
-pub use parse::{FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment};
+pub use parse::{
+    FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment, parse_with_sink,
+};
 pub use sink::{ElementName, TagAttrs, TreeAttr, TreeSink};
 pub use state::{BuilderState, InsertionMode};
 

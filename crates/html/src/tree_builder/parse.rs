@@ -32,21 +32,27 @@ pub struct ParseOptions {
 }
 
 /// The context element of a fragment parse: its namespace and local name
-/// (e.g. `td`, `svg path`, `math mi` as html5lib-tests write them).
+/// (e.g. `td`, `svg path`, `math mi` as html5lib-tests write them), and
+/// whether it is or is inside a `form` (which sets the form element
+/// pointer: a `<form>` in the fragment is then ignored, as in a browser).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FragmentContext {
     /// The namespace.
     pub ns: Namespace,
     /// The local name, lower case.
     pub name: String,
+    /// The context element is a `form` or has one among its ancestors.
+    pub in_form: bool,
 }
 
 impl FragmentContext {
     /// An HTML context element.
     pub fn html(name: &str) -> FragmentContext {
+        let name = name.to_ascii_lowercase();
         FragmentContext {
             ns: Namespace::Html,
-            name: name.to_ascii_lowercase(),
+            in_form: name == "form",
+            name,
         }
     }
 }
@@ -61,9 +67,11 @@ impl FromStr for FragmentContext {
             Some(("math", name)) => (Namespace::MathMl, name),
             _ => (Namespace::Html, s),
         };
+        let name = name.to_ascii_lowercase();
         Ok(FragmentContext {
             ns,
-            name: name.to_ascii_lowercase(),
+            in_form: ns == Namespace::Html && name == "form",
+            name,
         })
     }
 }
@@ -84,6 +92,25 @@ pub fn parse_document(input: &str, options: &ParseOptions) -> Document {
     core.scan_stream_errors(input, 0);
     drive(&mut builder, &mut core, input, true);
     finish(builder, core)
+}
+
+/// Parses a whole document into any [`TreeSink`]: the tree builder tells
+/// `sink` what to create and where; `TokenText::Input` spans it is given
+/// are byte offsets in `input`. Returns the sink and the tree builder's
+/// parse errors (line and column filled in) when reporting is on.
+pub fn parse_with_sink<S: TreeSink>(
+    input: &str,
+    sink: S,
+    options: &ParseOptions,
+) -> (S, Vec<TreeError>) {
+    let mut builder = TreeBuilder::new(sink, options.scripting, options.report_errors);
+    builder.sink.input_appended(input);
+    let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
+    core.driven = true;
+    drive(&mut builder, &mut core, input, true);
+    let (sink, mut errors) = builder.into_parts();
+    super::locate_errors(&mut errors, input);
+    (sink, errors)
 }
 
 /// Parses `input` as the children of a `context` element (the HTML
@@ -145,6 +172,16 @@ pub fn parse_fragment(input: &str, context: &FragmentContext, options: &ParseOpt
             .push(super::InsertionMode::InTemplate);
     }
     builder.reset_insertion_mode();
+    if context.in_form {
+        // The form element pointer points to the context's form, which
+        // is outside the fragment: a detached element stands for it.
+        let form_tag = TagTok {
+            name: crate::token::Name::Known(LocalName::Form),
+            attrs: TagAttrs::empty(),
+            self_closing: false,
+        };
+        builder.state.form = Some(builder.create_element_for(&form_tag, Namespace::Html).node);
+    }
     builder.after_token_control();
     core.cdata_allowed = builder.control.foreign;
     core.scan_stream_errors(input, 0);
@@ -358,6 +395,21 @@ impl<S: TreeSink> TreeBuilder<S> {
 mod tests {
     use super::*;
     use crate::TreeErrorKind;
+
+    #[test]
+    fn a_fragment_inside_a_form_ignores_forms() {
+        let options = ParseOptions::default();
+        let input = "<form><input></form><p>x";
+        let outside = parse_fragment(input, &FragmentContext::html("div"), &options);
+        assert!(outside.dump().starts_with("| <form>\n"));
+        let mut context = FragmentContext::html("div");
+        context.in_form = true;
+        let inside = parse_fragment(input, &context, &options);
+        assert_eq!(inside.dump(), "| <input>\n| <p>\n|   \"x\"\n");
+        let form: FragmentContext = "form".parse().unwrap();
+        assert!(form.in_form);
+        assert_eq!(parse_fragment(input, &form, &options).dump(), inside.dump());
+    }
 
     #[test]
     fn errors_are_reported_with_positions_only_when_asked() {
