@@ -11,13 +11,12 @@
 //!    them; with the parser's scripting flag off their content is still
 //!    skipped), `iframe`, `noembed`, `noframes`, `frameset`, `frame`,
 //!    `embed`, `canvas`, `audio` and `video` (their children are fallback
-//!    content a browser that supports them never shows; `object`'s
-//!    fallback is kept), `datalist`, `rp`, `input` (its
-//!    value is form state, not document text; `innerText` has none
-//!    either), `img` (not even `alt`), and every HTML element with a
-//!    `hidden` attribute (`until-found` too); SVG `script`, `style`,
-//!    `title`, `desc` and `metadata`; MathML `annotation` and
-//!    `annotation-xml`.
+//!    content that a browser supporting them never shows; `object`'s
+//!    fallback is kept), `datalist`, `rp`, `input` (its value is form
+//!    state, not document text; `innerText` has none either), `img` (not
+//!    even `alt`), and every HTML element with a `hidden` attribute
+//!    (`until-found` too); SVG `script`, `style`, `title`, `desc` and
+//!    `metadata`; MathML `annotation` and `annotation-xml`.
 //! 2. **Form controls**: a `select` shows one option, the first with a
 //!    `selected` attribute, else the first (a drop-down's face), by its
 //!    `label` attribute when non-empty, else by its text with white space
@@ -36,28 +35,32 @@
 //!    after). Line breaks that meet merge: the largest wins, so there is
 //!    never more than one blank line in a row outside preformatted text.
 //! 5. **`br`** ends the line: `a<br>b` is two lines, `a<br><br>b` has a
-//!    blank line between (still at most one); a `br` followed by the end
-//!    of a block adds no line of its own.
-//! 6. **Table cells** (`td`, `th`) of a row are separated by one tab each
-//!    (empty cells keep their tab, so columns stay aligned; tabs at the
-//!    end of a line are dropped); line breaks inside a cell that are not
-//!    followed by more text of that cell are dropped, so a row stays on
-//!    one line.
+//!    blank line between (more `br`s still give one); a `br` just before
+//!    the end of a block adds no line of its own.
+//! 6. **Table cells** (`td`, `th`): every cell of a row after its first
+//!    starts with a tab (an empty cell keeps its tab, so columns stay
+//!    aligned, also at the start of a line; tabs at the end of a line are
+//!    dropped). Once the row has text, a cell stays on the row's line: the
+//!    line breaks that the previous cell's blocks owed at its end, and
+//!    those of blocks at the very start of the cell, are dropped; line
+//!    breaks between text inside a cell stay.
 //! 7. **White space**: outside preformatted text, every run of ASCII white
 //!    space (space, tab, line feed, form feed, carriage return) becomes
 //!    one space, and no line starts or ends with one; U+00A0 (no-break
-//!    space) is kept as it is. Inside `pre`, `textarea`, `listing`, `xmp`
+//!    space) is text and kept. Inside `pre`, `textarea`, `listing`, `xmp`
 //!    and `plaintext` (and their descendants) text is kept exactly.
 //! 8. **Ends**: no line break at the start or end of the result, and no
-//!    space either unless preformatted text puts it there; other elements (`span`, `a`, `b`, SVG and MathML elements, unknown
-//!    elements…) are inline; comments, doctypes and processing
-//!    instructions give nothing. CSS is not applied: content hidden by a
-//!    style sheet or a `style` attribute stays.
+//!    space there unless preformatted text puts it there.
+//! 9. **Everything else**: other elements (`span`, `a`, `b`, SVG and
+//!    MathML elements, unknown elements…) are inline; comments and
+//!    doctypes give nothing. CSS is not applied: content hidden by a style
+//!    sheet or a `style` attribute stays.
 //!
 //! The rules are applied to the node visible text is asked of and its
 //! descendants (a skipped node gives `""`); its ancestors are not looked
-//! at. The walk follows the node links (no recursion, no stack), so any
-//! depth is fine; time is linear in the size of the subtree.
+//! at. The walk follows the node links (no recursion; the only stack is
+//! of closed `details` inside one another), so any depth is fine; time is
+//! linear in the size of the subtree and its attributes.
 
 use super::{Document, ElementRef, NodeKind, NodeRef};
 use crate::names::LocalName as L;
@@ -88,11 +91,14 @@ impl NodeRef<'_> {
     /// ```
     pub fn visible_text(&self) -> String {
         let mut writer = Writer::default();
+        // The `summary` children of closed `details` being walked, innermost
+        // last: the walk leaves each without visiting its siblings.
+        let mut shown_summaries = Vec::new();
         let start = *self;
         let mut node = start;
         loop {
             let mut entered = writer.enter(node);
-            if entered && let Some(child) = first_visible_child(node) {
+            if entered && let Some(child) = first_visible_child(node, &mut shown_summaries) {
                 node = child;
                 continue;
             }
@@ -104,7 +110,13 @@ impl NodeRef<'_> {
                 if node == start {
                     return writer.finish();
                 }
-                if let Some(next) = next_visible_sibling(node) {
+                let next = if shown_summaries.last() == Some(&node.id()) {
+                    shown_summaries.pop();
+                    None
+                } else {
+                    node.next_sibling()
+                };
+                if let Some(next) = next {
                     node = next;
                     break;
                 }
@@ -248,22 +260,17 @@ fn is_summary(node: NodeRef<'_>) -> bool {
 }
 
 /// The first child the walk visits: of a closed `details`, its first
-/// `summary` only.
-fn first_visible_child(node: NodeRef<'_>) -> Option<NodeRef<'_>> {
+/// `summary` only (pushed on `shown_summaries`).
+fn first_visible_child<'d>(
+    node: NodeRef<'d>,
+    shown_summaries: &mut Vec<super::NodeId>,
+) -> Option<NodeRef<'d>> {
     if is_closed_details(node) {
-        node.children().find(|c| is_summary(*c))
+        let summary = node.children().find(|c| is_summary(*c))?;
+        shown_summaries.push(summary.id());
+        Some(summary)
     } else {
         node.first_child()
-    }
-}
-
-/// The next sibling the walk visits: none after the `summary` of a
-/// closed `details`.
-fn next_visible_sibling(node: NodeRef<'_>) -> Option<NodeRef<'_>> {
-    if node.parent().is_some_and(is_closed_details) {
-        None
-    } else {
-        node.next_sibling()
     }
 }
 
@@ -537,6 +544,13 @@ mod tests {
         assert_eq!(
             text("<details open><summary>S</summary>more</details>"),
             "S\nmore"
+        );
+        assert_eq!(
+            text(
+                "<details><summary>A<details><summary>B</summary>x</details>C</summary>\
+                 y<summary>z</summary></details>after"
+            ),
+            "A\nB\nC\nafter"
         );
     }
 
