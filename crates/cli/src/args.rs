@@ -27,6 +27,10 @@ pub enum Command {
     /// redundancy and coverage loss), from WARC/ARC files, CDX/CDXJ
     /// indexes or TSV files of URLs and payload digests.
     CanonEval(CanonEvalArgs),
+    /// Parse one HTML page into the document a browser builds and print it
+    /// as the html5lib test-format dump, as serialized HTML or as the text
+    /// a reader sees.
+    Tree(TreeArgs),
 }
 
 /// The canonicalization profile options shared by the subcommands.
@@ -127,6 +131,45 @@ pub struct CanonEvalArgs {
     /// Write the results as JSON.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+}
+
+/// Output format of `spinneret tree`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TreeFormat {
+    /// The html5lib test-format dump (`| <html>` lines).
+    Dump,
+    /// The document serialized as HTML (the HTML Standard's fragment
+    /// serialization of the root's children).
+    Html,
+    /// The visible text: what a reader sees, blocks on lines of their own.
+    Text,
+}
+
+/// `spinneret tree [OPTIONS] FILE|-`
+#[derive(Debug, Clone, Args)]
+pub struct TreeArgs {
+    /// The HTML file (`.gz` decompressed), or `-` for standard input.
+    #[arg(value_name = "FILE|-")]
+    pub input: String,
+
+    /// The URL the page was fetched from: its top-level domain is a hint
+    /// for the encoding, as in `links`.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = TreeFormat::Dump)]
+    pub format: TreeFormat,
+
+    /// Parse with the scripting flag on (`<noscript>` content is then raw
+    /// text), as a browser running scripts does.
+    #[arg(long)]
+    pub scripting: bool,
+
+    /// Parse the input as the `innerHTML` of a CONTEXT element: an HTML
+    /// element name (`td`), or `svg NAME` / `math NAME`.
+    #[arg(long, value_name = "CONTEXT", value_parser = crate::tree::parse_context)]
+    pub fragment: Option<spinneret_html::FragmentContext>,
 }
 
 /// Output format of `spinneret links`.

@@ -22,6 +22,8 @@
 //! - [`canon`]: `spinneret canon` (URLs on stdin to canonical forms).
 //! - [`canon_eval`]: `spinneret canon-eval` (a crawl's URLs and digests to
 //!   the redundancy / coverage-loss table of every policy).
+//! - [`tree`]: `spinneret tree` (one page to its document: the html5lib
+//!   dump, serialized HTML or visible text).
 //!
 //! Invariants: bad input (damaged records, unreadable manifest rows, URLs
 //! that do not parse) never panics and never stops the run unless
@@ -41,6 +43,7 @@ pub mod output;
 pub mod pipeline;
 pub mod process;
 pub mod stats;
+pub mod tree;
 
 /// The README's examples (URL, HTML, links, encoding, canonicalization),
 /// compiled and run as doctests so they stay true. They live here because

@@ -56,5 +56,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             spinneret_cli::canon_eval::run(&args, &mut stdout).context("canon-eval")?;
             Ok(0)
         }
+        Command::Tree(args) => {
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            spinneret_cli::tree::run(&args, &mut std::io::stdin().lock(), &mut stdout)
+                .context("tree")?;
+            Ok(0)
+        }
     }
 }

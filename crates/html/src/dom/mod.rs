@@ -29,6 +29,7 @@ mod build;
 mod dump;
 mod serialize;
 mod text;
+mod visible_text;
 
 pub(crate) use build::DomSink;
 pub use serialize::SerializeOptions;

@@ -1,0 +1,108 @@
+//! `spinneret tree`: one HTML page (a file or standard input) parsed into
+//! the document a browser builds, printed as the html5lib test-format dump,
+//! as serialized HTML or as its visible text.
+//!
+//! The page's bytes are decoded as `spinneret links` decodes a page (the
+//! crawler policy of `spinneret-encoding`: BOM, `--url`'s top-level domain
+//! as a hint, the `<meta>` prescan, detection), and a late `<meta>` that
+//! changes the encoding restarts the parse (`spinneret_html::parse_bytes`).
+//! A fragment (`--fragment CONTEXT`, the DOM's `innerHTML` of a CONTEXT
+//! element) is decoded the same way, without the restart: a fragment has no
+//! encoding declaration of its own.
+
+use std::io::{Read, Write};
+
+use anyhow::Context;
+use spinneret_encoding::{Policy, Sniffer, decode_with};
+use spinneret_html::{
+    Document, FragmentContext, ParseOptions, SerializeOptions, parse_bytes, parse_fragment,
+};
+
+use crate::args::{TreeArgs, TreeFormat};
+
+/// Runs `spinneret tree`: reads the input (`stdin` for `-`), parses it and
+/// writes the chosen format to `out`.
+pub fn run(args: &TreeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow::Result<()> {
+    let bytes = read_input(&args.input, stdin)?;
+    let page_url = match &args.url {
+        Some(url) => Some(
+            spinneret_url::Url::parse(url)
+                .map_err(|source| crate::Error::Url {
+                    url: url.clone(),
+                    source,
+                })?
+                .href()
+                .to_owned(),
+        ),
+        None => None,
+    };
+    let doc = parse(&bytes, page_url.as_deref(), args);
+    let text = render(&doc, args);
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("output")?;
+    Ok(())
+}
+
+/// The input's bytes: the file (`.gz` decompressed, as `links --html`
+/// reads it) or standard input for `-`.
+fn read_input(input: &str, stdin: &mut dyn Read) -> anyhow::Result<Vec<u8>> {
+    if input == "-" {
+        let mut bytes = Vec::new();
+        stdin
+            .read_to_end(&mut bytes)
+            .context("standard input: cannot be read")?;
+        return Ok(bytes);
+    }
+    crate::input::read_html(std::path::Path::new(input)).with_context(|| input.to_owned())
+}
+
+/// Decodes and parses the page (see the module documentation).
+fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
+    let mut sniffer = Sniffer::new(Policy::Crawler);
+    if let Some(url) = url {
+        sniffer = sniffer.url(url);
+    }
+    let options = ParseOptions {
+        scripting: args.scripting,
+        ..ParseOptions::default()
+    };
+    match &args.fragment {
+        Some(context) => {
+            let encoding = sniffer.determine(bytes).encoding;
+            let text = decode_with(bytes, encoding).0;
+            parse_fragment(&text, context, &options)
+        }
+        None => parse_bytes(bytes, &sniffer, &options).0,
+    }
+}
+
+/// The document in the chosen format, ending with a newline unless empty.
+fn render(doc: &Document, args: &TreeArgs) -> String {
+    let mut text = match args.format {
+        TreeFormat::Dump => doc.dump(),
+        TreeFormat::Html => doc.root().outer_html(SerializeOptions {
+            scripting: args.scripting,
+        }),
+        TreeFormat::Text => doc.visible_text(),
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// Parses `--fragment`'s value: an HTML element name, or `svg NAME` /
+/// `math NAME` for a foreign context.
+pub fn parse_context(s: &str) -> Result<FragmentContext, String> {
+    let name = match s.split_once(' ') {
+        Some(("svg" | "math", name)) => name,
+        _ => s,
+    };
+    if name.is_empty() || name.contains(|c: char| c.is_ascii_whitespace()) {
+        return Err(format!(
+            "not a context element: {s:?} (give an element name: `td`, `svg path`, `math mi`)"
+        ));
+    }
+    s.parse().map_err(|e: std::convert::Infallible| match e {})
+}
