@@ -347,6 +347,14 @@ impl<'a> PageScan<'a> {
         // The element's namespace: SVG when the tree builder used the rules
         // for foreign content and kept it there.
         let svg = foreign_before && self.foreign && !breaks_out(local);
+        // "in body", a start tag whose tag name is "image": change the
+        // token's tag name to "img" and reprocess it — so an HTML `<image
+        // src>` is an image, as the tree has it.
+        let local = if !svg && local == Some(L::Image) {
+            Some(L::Img)
+        } else {
+            local
+        };
         if !svg {
             match local {
                 Some(L::Style) => self.raw = Some(RawText::Style),
