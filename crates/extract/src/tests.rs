@@ -110,6 +110,13 @@ fn base_applies_before_and_after() {
         &Headers::default(),
     );
     assert_eq!(hrefs(&got), ["https://e.com/b/x"]);
+    // A base in a template's contents is not in the document.
+    let (got, _) = run(
+        b"<template><base href=/t/></template><base href=/b/><a href=x>",
+        "https://e.com/",
+        &Headers::default(),
+    );
+    assert_eq!(hrefs(&got), ["https://e.com/b/x"]);
 }
 
 #[test]

@@ -195,7 +195,7 @@ fn compare(path: &str, url: &str) -> PageResult {
 #[test]
 fn the_tree_walk_finds_links_where_the_tree_builder_puts_them() {
     let page = Url::parse("https://e.com/d/p").unwrap();
-    let html = "<base href=/b/><p><image src=i1></p>\
+    let html = "<template><base href=/t/></template><base href=/b/><p><image src=i1></p>\
                 <svg><image xlink:href=i2></image><a href=a1></a></svg>\
                 <template><a href=a2></a></template>\
                 <math><mi style='background:url(s1)'></mi></math>\
