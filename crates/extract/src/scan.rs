@@ -128,6 +128,7 @@ pub(crate) fn scan(
         in_anchor: false,
         maybe_foreign: false,
         foreign: false,
+        template_depth: 0,
         base_href: None,
         change: None,
     };
@@ -271,6 +272,10 @@ struct PageScan<'a> {
     maybe_foreign: bool,
     /// Whether the adjusted current node is foreign after the last tag.
     foreign: bool,
+    /// How many HTML `template` elements are open (start tags less end
+    /// tags): a `base` in a template's contents is not in the document and
+    /// sets no base URL.
+    template_depth: u32,
     base_href: Option<Text>,
     change: Option<Change>,
 }
@@ -290,10 +295,15 @@ impl<'a> PageScan<'a> {
         }
     }
 
-    /// An end tag: `</a>` ends the anchor text.
+    /// An end tag: `</a>` ends the anchor text; `</template>` closes a
+    /// template (one not open is ignored by the tree builder).
     fn end_tag(&mut self, name: Option<LocalName>) {
-        if name == Some(LocalName::A) {
-            self.in_anchor = false;
+        match name {
+            Some(LocalName::A) => self.in_anchor = false,
+            Some(LocalName::Template) => {
+                self.template_depth = self.template_depth.saturating_sub(1);
+            }
+            _ => {}
         }
     }
 
@@ -347,6 +357,14 @@ impl<'a> PageScan<'a> {
         // The element's namespace: SVG when the tree builder used the rules
         // for foreign content and kept it there.
         let svg = foreign_before && self.foreign && !breaks_out(local);
+        // "in body", a start tag whose tag name is "image": change the
+        // token's tag name to "img" and reprocess it — so an HTML `<image
+        // src>` is an image, as the tree has it.
+        let local = if !svg && local == Some(L::Image) {
+            Some(L::Img)
+        } else {
+            local
+        };
         if !svg {
             match local {
                 Some(L::Style) => self.raw = Some(RawText::Style),
@@ -354,8 +372,12 @@ impl<'a> PageScan<'a> {
                     self.raw = Some(RawText::Hidden);
                 }
                 Some(L::A) => self.in_anchor = false,
+                Some(L::Template) => self.template_depth += 1,
+                // The document base URL: the first `base` element with an
+                // `href` in the document (not in template contents).
                 Some(L::Base) => {
                     if self.base_href.is_none()
+                        && self.template_depth == 0
                         && let Some(h) = self.buffers.tag.get(self.page.text, Attr::Href)
                     {
                         self.base_href = Some(self.buffers.links.keep_text(h));

@@ -110,6 +110,13 @@ fn base_applies_before_and_after() {
         &Headers::default(),
     );
     assert_eq!(hrefs(&got), ["https://e.com/b/x"]);
+    // A base in a template's contents is not in the document.
+    let (got, _) = run(
+        b"<template><base href=/t/></template><base href=/b/><a href=x>",
+        "https://e.com/",
+        &Headers::default(),
+    );
+    assert_eq!(hrefs(&got), ["https://e.com/b/x"]);
 }
 
 #[test]
@@ -273,6 +280,23 @@ fn svg_links() {
         &Headers::default(),
     );
     assert!(got.is_empty());
+    // The tree builder renames an HTML <image> to <img>: an image link.
+    let (got, _) = run(
+        b"<p><image src=/i1></p><svg><image href=/i2></svg>",
+        "https://e.com/",
+        &Headers::default(),
+    );
+    let got: Vec<_> = got
+        .iter()
+        .map(|l| (l.element.as_str(), l.svg, l.kind))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("img", false, LinkKind::Image),
+            ("image", true, LinkKind::Image)
+        ]
+    );
 }
 
 #[test]

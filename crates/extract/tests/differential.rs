@@ -105,8 +105,6 @@ enum Class {
     /// An element the tree builder drops in its insertion mode (nested
     /// `<form>`, `<frame>` outside a frameset, a second `<body>`/`<html>`).
     DroppedByTreeBuilder,
-    /// The tree builder renames `<image>` to `<img>` in HTML content.
-    ImageRenamed,
     /// The adoption agency / *reconstruct the active formatting elements*
     /// clone a misnested formatting element (`<a>`, `<b>`, `<font>`…) with
     /// its attributes: the tree has more copies of a link the source has.
@@ -145,8 +143,6 @@ fn classify(side: &str, key: &Key, text: &str, tree: &Tree, ours: &HashMap<Key, 
         if el == "frame" && !lower.contains("<frameset") {
             return Class::DroppedByTreeBuilder;
         }
-    } else if el == "img" && count("<image") > 0 {
-        return Class::ImageRenamed;
     }
     Class::Unexplained
 }

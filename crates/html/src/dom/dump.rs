@@ -62,7 +62,9 @@ fn dump_node(out: &mut String, node: NodeRef<'_>, depth: usize) {
                     (designator + a.name(), a.value())
                 })
                 .collect();
-            attrs.sort();
+            // The format sorts by UTF-16 code units (a name with a
+            // character beyond U+FFFF sorts before one with U+FFFD).
+            attrs.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
             for (name, value) in attrs {
                 line(out, depth + 1);
                 let _ = writeln!(out, "{name}=\"{value}\"");
