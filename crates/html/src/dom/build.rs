@@ -5,147 +5,32 @@
 //! `next` agree. Names not interned as [`LocalName`]s are stored once per
 //! document (the table is kept in a map while building).
 
-use super::text::TextStore;
-use super::{Attr, Data, DoctypeData, Document, Element, NONE, NameId, Node, NodeId, OTHER_NAMES};
+use super::{Attr, Data, DoctypeData, Document, Element, NONE, NodeId};
 use crate::namespace::Namespace;
-use crate::token::{Name, TokenText};
+use crate::token::TokenText;
 use crate::tree_builder::{ElementName, QuirksMode, TagAttrs, TreeError, TreeSink};
 use std::collections::HashMap;
 
 /// The sink that builds a [`Document`].
 pub(crate) struct DomSink {
     pub doc: Document,
-    name_ids: HashMap<Box<str>, u32>,
 }
 
 impl DomSink {
     /// A sink whose document keeps `source` (the input, or its first part
     /// when streaming) and whose root is a document (or fragment) node.
     pub fn new(source: String, fragment: bool) -> DomSink {
-        let root = Node {
-            parent: NONE,
-            prev: NONE,
-            next: NONE,
-            first: NONE,
-            last: NONE,
-            data: if fragment {
-                Data::Fragment
-            } else {
-                Data::Document
-            },
-        };
         DomSink {
-            doc: Document {
-                nodes: vec![root],
-                attrs: Vec::new(),
-                names: Vec::new(),
-                text: TextStore::new(source),
-                doctypes: Vec::new(),
-                templates: HashMap::new(),
-                quirks_mode: QuirksMode::NoQuirks,
-                errors: Vec::new(),
-            },
-            name_ids: HashMap::new(),
+            doc: Document::with_root(source, fragment),
         }
     }
 
-    /// The finished document.
+    /// The finished document (its name lookup table dropped: the names
+    /// themselves stay, and an edit rebuilds the table if it needs it).
     pub fn finish(mut self, errors: Vec<TreeError>) -> Document {
         self.doc.errors = errors;
+        self.doc.name_ids = HashMap::new();
         self.doc
-    }
-
-    fn intern(&mut self, name: Name<'_>) -> NameId {
-        match name {
-            Name::Known(n) => NameId::known(n),
-            Name::Other(s) => {
-                if let Some(&id) = self.name_ids.get(s) {
-                    return NameId(id);
-                }
-                let id = OTHER_NAMES + self.doc.names.len() as u32;
-                self.doc.names.push(s.into());
-                self.name_ids.insert(s.into(), id);
-                NameId(id)
-            }
-        }
-    }
-
-    fn new_node(&mut self, data: Data) -> u32 {
-        let id = u32::try_from(self.doc.nodes.len())
-            .ok()
-            .filter(|&id| id != NONE)
-            .expect("a document holds fewer than 2^32 - 1 nodes");
-        self.doc.nodes.push(Node {
-            parent: NONE,
-            prev: NONE,
-            next: NONE,
-            first: NONE,
-            last: NONE,
-            data,
-        });
-        id
-    }
-
-    fn node(&mut self, id: u32) -> &mut Node {
-        &mut self.doc.nodes[id as usize]
-    }
-
-    fn link_last(&mut self, parent: u32, child: u32) {
-        debug_assert_eq!(self.doc.nodes[child as usize].parent, NONE);
-        let last = self.node(parent).last;
-        {
-            let c = self.node(child);
-            c.parent = parent;
-            c.prev = last;
-            c.next = NONE;
-        }
-        if last == NONE {
-            self.node(parent).first = child;
-        } else {
-            self.node(last).next = child;
-        }
-        self.node(parent).last = child;
-    }
-
-    fn link_before(&mut self, sibling: u32, child: u32) {
-        let parent = self.node(sibling).parent;
-        debug_assert_ne!(parent, NONE);
-        let prev = self.node(sibling).prev;
-        {
-            let c = self.node(child);
-            c.parent = parent;
-            c.prev = prev;
-            c.next = sibling;
-        }
-        self.node(sibling).prev = child;
-        if prev == NONE {
-            self.node(parent).first = child;
-        } else {
-            self.node(prev).next = child;
-        }
-    }
-
-    fn unlink(&mut self, node: u32) {
-        let Node {
-            parent, prev, next, ..
-        } = *self.node(node);
-        if parent == NONE {
-            return;
-        }
-        if prev == NONE {
-            self.node(parent).first = next;
-        } else {
-            self.node(prev).next = next;
-        }
-        if next == NONE {
-            self.node(parent).last = prev;
-        } else {
-            self.node(next).prev = prev;
-        }
-        let n = self.node(node);
-        n.parent = NONE;
-        n.prev = NONE;
-        n.next = NONE;
     }
 
     /// Appends `text` to the text node `id` if it is one; true if so.
@@ -164,7 +49,7 @@ impl DomSink {
     fn add_attrs(&mut self, attrs: &TagAttrs<'_>) -> (u32, u32) {
         let start = self.doc.attrs.len() as u32;
         for a in attrs.iter() {
-            let name = self.intern(a.name);
+            let name = self.doc.intern(a.name);
             let value = self.doc.text.add(a.value);
             self.doc.attrs.push(Attr {
                 ns: a.ns,
@@ -200,16 +85,16 @@ impl TreeSink for DomSink {
     }
 
     fn create_element(&mut self, name: ElementName<'_>, attrs: TagAttrs<'_>) -> NodeId {
-        let name_id = self.intern(name.local);
+        let name_id = self.doc.intern(name.local);
         let (attrs_start, attrs_len) = self.add_attrs(&attrs);
-        let id = self.new_node(Data::Element(Element {
+        let id = self.doc.new_node(Data::Element(Element {
             ns: name.ns,
             name: name_id,
             attrs_start,
             attrs_len,
         }));
         if name.ns == Namespace::Html && name.local == crate::LocalName::Template {
-            let contents = self.new_node(Data::Fragment);
+            let contents = self.doc.new_node(Data::Fragment);
             self.doc.templates.insert(id, contents);
         }
         NodeId(id)
@@ -217,7 +102,7 @@ impl TreeSink for DomSink {
 
     fn create_comment(&mut self, text: TokenText<'_>) -> NodeId {
         let t = self.doc.text.add(text);
-        NodeId(self.new_node(Data::Comment(t)))
+        NodeId(self.doc.new_node(Data::Comment(t)))
     }
 
     fn append_doctype(&mut self, name: &str, public_id: &str, system_id: &str) {
@@ -228,12 +113,14 @@ impl TreeSink for DomSink {
             system_id: Some(keep(system_id)),
         };
         self.doc.doctypes.push(data);
-        let id = self.new_node(Data::Doctype(self.doc.doctypes.len() as u32 - 1));
-        self.link_last(0, id);
+        let id = self
+            .doc
+            .new_node(Data::Doctype(self.doc.doctypes.len() as u32 - 1));
+        self.doc.link_last(0, id);
     }
 
     fn append(&mut self, parent: NodeId, child: NodeId) {
-        self.link_last(parent.0, child.0);
+        self.doc.link_last(parent.0, child.0);
     }
 
     fn append_text(&mut self, parent: NodeId, text: TokenText<'_>) {
@@ -243,21 +130,21 @@ impl TreeSink for DomSink {
         let last = self.doc.nodes[parent.index()].last;
         if !self.grow_text(last, text) {
             let t = self.doc.text.add(text);
-            let id = self.new_node(Data::Text(t));
-            self.link_last(parent.0, id);
+            let id = self.doc.new_node(Data::Text(t));
+            self.doc.link_last(parent.0, id);
         }
     }
 
     fn insert_before(&mut self, sibling: NodeId, child: NodeId) {
-        self.link_before(sibling.0, child.0);
+        self.doc.link_before(sibling.0, child.0);
     }
 
     fn insert_text_before(&mut self, sibling: NodeId, text: TokenText<'_>) {
         let prev = self.doc.nodes[sibling.index()].prev;
         if !self.grow_text(prev, text) {
             let t = self.doc.text.add(text);
-            let id = self.new_node(Data::Text(t));
-            self.link_before(sibling.0, id);
+            let id = self.doc.new_node(Data::Text(t));
+            self.doc.link_before(sibling.0, id);
         }
     }
 
@@ -266,15 +153,15 @@ impl TreeSink for DomSink {
     }
 
     fn detach(&mut self, node: NodeId) {
-        self.unlink(node.0);
+        self.doc.unlink(node.0);
     }
 
     fn reparent_children(&mut self, from: NodeId, to: NodeId) {
         let mut child = self.doc.nodes[from.index()].first;
         while child != NONE {
             let next = self.doc.nodes[child as usize].next;
-            self.unlink(child);
-            self.link_last(to.0, child);
+            self.doc.unlink(child);
+            self.doc.link_last(to.0, child);
             child = next;
         }
     }
@@ -313,7 +200,7 @@ impl TreeSink for DomSink {
             start
         };
         for a in missing {
-            let name = self.intern(a.name);
+            let name = self.doc.intern(a.name);
             let value = self.doc.text.add(a.value);
             self.doc.attrs.push(Attr {
                 ns: a.ns,
@@ -332,7 +219,7 @@ impl TreeSink for DomSink {
         // The clone shares the original's attributes: the parser never
         // changes a formatting element's attributes afterwards.
         let e = *self.element(element.0);
-        NodeId(self.new_node(Data::Element(e)))
+        NodeId(self.doc.new_node(Data::Element(e)))
     }
 
     fn same_attributes(&self, a: NodeId, b: NodeId) -> bool {
