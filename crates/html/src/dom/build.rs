@@ -6,7 +6,7 @@
 //! document (the table is kept in a map while building).
 
 use super::{Attr, Data, DoctypeData, Document, Element, NONE, NodeId};
-use crate::namespace::Namespace;
+use crate::namespace::{AttrNamespace, Namespace};
 use crate::token::TokenText;
 use crate::tree_builder::{ElementName, QuirksMode, TagAttrs, TreeError, TreeSink};
 use std::collections::HashMap;
@@ -171,15 +171,18 @@ impl TreeSink for DomSink {
     }
 
     fn add_attrs_if_missing(&mut self, element: NodeId, attrs: TagAttrs<'_>) {
+        // The names the element has, in a set: a scan per new attribute
+        // would be quadratic on a tag with many attributes.
+        let have: std::collections::HashSet<(AttrNamespace, &str)> = self
+            .attr_list(element.0)
+            .iter()
+            .map(|a| (a.ns, self.doc.name_str(a.name)))
+            .collect();
         let missing: Vec<_> = attrs
             .iter()
-            .filter(|a| {
-                !self
-                    .attr_list(element.0)
-                    .iter()
-                    .any(|have| have.ns == a.ns && self.doc.name_str(have.name) == a.name.as_str())
-            })
+            .filter(|a| !have.contains(&(a.ns, a.name.as_str())))
             .collect();
+        drop(have);
         if missing.is_empty() {
             return;
         }
@@ -224,14 +227,24 @@ impl TreeSink for DomSink {
 
     fn same_attributes(&self, a: NodeId, b: NodeId) -> bool {
         let (xs, ys) = (self.attr_list(a.0), self.attr_list(b.0));
-        xs.len() == ys.len()
-            && xs.iter().all(|x| {
-                ys.iter().any(|y| {
-                    x.ns == y.ns
-                        && x.name == y.name
-                        && self.doc.text.get(x.value) == self.doc.text.get(y.value)
-                })
+        if xs.len() != ys.len() {
+            return false;
+        }
+        if xs.len() > 8 {
+            // Many attributes: a map, not a scan per attribute (quadratic).
+            let value = |a: &Attr| self.doc.text.get(a.value);
+            let ys: HashMap<_, _> = ys.iter().map(|y| ((y.ns, y.name), value(y))).collect();
+            return xs
+                .iter()
+                .all(|x| ys.get(&(x.ns, x.name)) == Some(&value(x)));
+        }
+        xs.iter().all(|x| {
+            ys.iter().any(|y| {
+                x.ns == y.ns
+                    && x.name == y.name
+                    && self.doc.text.get(x.value) == self.doc.text.get(y.value)
             })
+        })
     }
 
     fn set_quirks_mode(&mut self, mode: QuirksMode) {
