@@ -5,163 +5,40 @@
 //! `next` agree. Names not interned as [`LocalName`]s are stored once per
 //! document (the table is kept in a map while building).
 
-use super::text::TextStore;
-use super::{Attr, Data, DoctypeData, Document, Element, NONE, NameId, Node, NodeId, OTHER_NAMES};
+use super::{Attr, Data, DoctypeData, Document, Element, NONE, NodeId};
 use crate::error::ParseError;
-use crate::namespace::Namespace;
-use crate::token::{Name, TokenText};
+use crate::namespace::{AttrNamespace, Namespace};
+use crate::token::TokenText;
 use crate::tree_builder::{ElementName, QuirksMode, TagAttrs, TreeError, TreeSink};
 use std::collections::HashMap;
 
 /// The sink that builds a [`Document`].
 pub(crate) struct DomSink {
     pub doc: Document,
-    name_ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
 }
 
 impl DomSink {
     /// A sink whose document keeps `source` (the input, or its first part
     /// when streaming) and whose root is a document (or fragment) node.
     pub fn new(source: String, fragment: bool) -> DomSink {
-        let root = Node {
-            parent: NONE,
-            prev: NONE,
-            next: NONE,
-            first: NONE,
-            last: NONE,
-            data: if fragment {
-                Data::Fragment
-            } else {
-                Data::Document
-            },
-        };
-        // Room for the nodes and attributes of a typical page of this size
-        // (the corpus averages one node per 68 bytes), so the arena rarely grows
-        // by doubling more than once.
-        let mut nodes = Vec::with_capacity(1 + source.len() / 80);
-        nodes.push(root);
         DomSink {
-            doc: Document {
-                nodes,
-                attrs: Vec::with_capacity(source.len() / 160),
-                names: Vec::new(),
-                text: TextStore::new(source),
-                doctypes: Vec::new(),
-                templates: HashMap::new(),
-                quirks_mode: QuirksMode::NoQuirks,
-                errors: Vec::new(),
-                tokenizer_errors: Vec::new(),
-            },
-            name_ids: HashMap::default(),
+            doc: Document::with_root(source, fragment),
         }
     }
 
-    /// The finished document, with the parse errors.
+    /// The finished document with its parse errors (its name lookup table
+    /// dropped: the names themselves stay, and an edit rebuilds the table
+    /// if it needs it).
     pub fn finish(mut self, errors: Vec<TreeError>, tokenizer_errors: Vec<ParseError>) -> Document {
         self.doc.errors = errors;
         self.doc.tokenizer_errors = tokenizer_errors;
+        self.doc.name_ids = HashMap::default();
         self.doc
     }
 
     /// The input so far.
     pub fn source(&self) -> &str {
         &self.doc.text.source
-    }
-
-    #[inline]
-    fn intern(&mut self, name: Name<'_>) -> NameId {
-        match name {
-            Name::Known(n) => NameId::known(n),
-            Name::Other(s) => self.intern_other(s),
-        }
-    }
-
-    fn intern_other(&mut self, s: &str) -> NameId {
-        if let Some(&id) = self.name_ids.get(s) {
-            return NameId(id);
-        }
-        let id = OTHER_NAMES + self.doc.names.len() as u32;
-        self.doc.names.push(s.into());
-        self.name_ids.insert(s.into(), id);
-        NameId(id)
-    }
-
-    fn new_node(&mut self, data: Data) -> u32 {
-        let id = u32::try_from(self.doc.nodes.len())
-            .ok()
-            .filter(|&id| id != NONE)
-            .expect("a document holds fewer than 2^32 - 1 nodes");
-        self.doc.nodes.push(Node {
-            parent: NONE,
-            prev: NONE,
-            next: NONE,
-            first: NONE,
-            last: NONE,
-            data,
-        });
-        id
-    }
-
-    fn node(&mut self, id: u32) -> &mut Node {
-        &mut self.doc.nodes[id as usize]
-    }
-
-    fn link_last(&mut self, parent: u32, child: u32) {
-        debug_assert_eq!(self.doc.nodes[child as usize].parent, NONE);
-        let last = self.node(parent).last;
-        {
-            let c = self.node(child);
-            c.parent = parent;
-            c.prev = last;
-            c.next = NONE;
-        }
-        if last == NONE {
-            self.node(parent).first = child;
-        } else {
-            self.node(last).next = child;
-        }
-        self.node(parent).last = child;
-    }
-
-    fn link_before(&mut self, sibling: u32, child: u32) {
-        let parent = self.node(sibling).parent;
-        debug_assert_ne!(parent, NONE);
-        let prev = self.node(sibling).prev;
-        {
-            let c = self.node(child);
-            c.parent = parent;
-            c.prev = prev;
-            c.next = sibling;
-        }
-        self.node(sibling).prev = child;
-        if prev == NONE {
-            self.node(parent).first = child;
-        } else {
-            self.node(prev).next = child;
-        }
-    }
-
-    fn unlink(&mut self, node: u32) {
-        let Node {
-            parent, prev, next, ..
-        } = *self.node(node);
-        if parent == NONE {
-            return;
-        }
-        if prev == NONE {
-            self.node(parent).first = next;
-        } else {
-            self.node(prev).next = next;
-        }
-        if next == NONE {
-            self.node(parent).last = prev;
-        } else {
-            self.node(next).prev = prev;
-        }
-        let n = self.node(node);
-        n.parent = NONE;
-        n.prev = NONE;
-        n.next = NONE;
     }
 
     /// Appends `text` to the text node `id` if it is one; true if so.
@@ -181,7 +58,7 @@ impl DomSink {
     fn add_attrs(&mut self, attrs: &TagAttrs<'_>) -> (u32, u32) {
         let start = self.doc.attrs.len() as u32;
         for a in attrs.iter() {
-            let name = self.intern(a.name);
+            let name = self.doc.intern(a.name);
             let value = self.doc.text.add(a.value);
             self.doc.attrs.push(Attr {
                 ns: a.ns,
@@ -217,16 +94,16 @@ impl TreeSink for DomSink {
     }
 
     fn create_element(&mut self, name: ElementName<'_>, attrs: TagAttrs<'_>) -> NodeId {
-        let name_id = self.intern(name.local);
+        let name_id = self.doc.intern(name.local);
         let (attrs_start, attrs_len) = self.add_attrs(&attrs);
-        let id = self.new_node(Data::Element(Element {
+        let id = self.doc.new_node(Data::Element(Element {
             ns: name.ns,
             name: name_id,
             attrs_start,
             attrs_len,
         }));
         if name.ns == Namespace::Html && name.local == crate::LocalName::Template {
-            let contents = self.new_node(Data::Fragment);
+            let contents = self.doc.new_node(Data::Fragment);
             self.doc.templates.insert(id, contents);
         }
         NodeId(id)
@@ -234,7 +111,7 @@ impl TreeSink for DomSink {
 
     fn create_comment(&mut self, text: TokenText<'_>) -> NodeId {
         let t = self.doc.text.add(text);
-        NodeId(self.new_node(Data::Comment(t)))
+        NodeId(self.doc.new_node(Data::Comment(t)))
     }
 
     fn append_doctype(&mut self, name: &str, public_id: &str, system_id: &str) {
@@ -245,12 +122,14 @@ impl TreeSink for DomSink {
             system_id: Some(keep(system_id)),
         };
         self.doc.doctypes.push(data);
-        let id = self.new_node(Data::Doctype(self.doc.doctypes.len() as u32 - 1));
-        self.link_last(0, id);
+        let id = self
+            .doc
+            .new_node(Data::Doctype(self.doc.doctypes.len() as u32 - 1));
+        self.doc.link_last(0, id);
     }
 
     fn append(&mut self, parent: NodeId, child: NodeId) {
-        self.link_last(parent.0, child.0);
+        self.doc.link_last(parent.0, child.0);
     }
 
     fn append_text(&mut self, parent: NodeId, text: TokenText<'_>) {
@@ -260,21 +139,21 @@ impl TreeSink for DomSink {
         let last = self.doc.nodes[parent.index()].last;
         if !self.grow_text(last, text) {
             let t = self.doc.text.add(text);
-            let id = self.new_node(Data::Text(t));
-            self.link_last(parent.0, id);
+            let id = self.doc.new_node(Data::Text(t));
+            self.doc.link_last(parent.0, id);
         }
     }
 
     fn insert_before(&mut self, sibling: NodeId, child: NodeId) {
-        self.link_before(sibling.0, child.0);
+        self.doc.link_before(sibling.0, child.0);
     }
 
     fn insert_text_before(&mut self, sibling: NodeId, text: TokenText<'_>) {
         let prev = self.doc.nodes[sibling.index()].prev;
         if !self.grow_text(prev, text) {
             let t = self.doc.text.add(text);
-            let id = self.new_node(Data::Text(t));
-            self.link_before(sibling.0, id);
+            let id = self.doc.new_node(Data::Text(t));
+            self.doc.link_before(sibling.0, id);
         }
     }
 
@@ -283,15 +162,15 @@ impl TreeSink for DomSink {
     }
 
     fn detach(&mut self, node: NodeId) {
-        self.unlink(node.0);
+        self.doc.unlink(node.0);
     }
 
     fn reparent_children(&mut self, from: NodeId, to: NodeId) {
         let mut child = self.doc.nodes[from.index()].first;
         while child != NONE {
             let next = self.doc.nodes[child as usize].next;
-            self.unlink(child);
-            self.link_last(to.0, child);
+            self.doc.unlink(child);
+            self.doc.link_last(to.0, child);
             child = next;
         }
     }
@@ -301,15 +180,18 @@ impl TreeSink for DomSink {
     }
 
     fn add_attrs_if_missing(&mut self, element: NodeId, attrs: TagAttrs<'_>) {
+        // The names the element has, in a set: a scan per new attribute
+        // would be quadratic on a tag with many attributes.
+        let have: std::collections::HashSet<(AttrNamespace, &str)> = self
+            .attr_list(element.0)
+            .iter()
+            .map(|a| (a.ns, self.doc.name_str(a.name)))
+            .collect();
         let missing: Vec<_> = attrs
             .iter()
-            .filter(|a| {
-                !self
-                    .attr_list(element.0)
-                    .iter()
-                    .any(|have| have.ns == a.ns && self.doc.name_str(have.name) == a.name.as_str())
-            })
+            .filter(|a| !have.contains(&(a.ns, a.name.as_str())))
             .collect();
+        drop(have);
         if missing.is_empty() {
             return;
         }
@@ -330,7 +212,7 @@ impl TreeSink for DomSink {
             start
         };
         for a in missing {
-            let name = self.intern(a.name);
+            let name = self.doc.intern(a.name);
             let value = self.doc.text.add(a.value);
             self.doc.attrs.push(Attr {
                 ns: a.ns,
@@ -349,19 +231,29 @@ impl TreeSink for DomSink {
         // The clone shares the original's attributes: the parser never
         // changes a formatting element's attributes afterwards.
         let e = *self.element(element.0);
-        NodeId(self.new_node(Data::Element(e)))
+        NodeId(self.doc.new_node(Data::Element(e)))
     }
 
     fn same_attributes(&self, a: NodeId, b: NodeId) -> bool {
         let (xs, ys) = (self.attr_list(a.0), self.attr_list(b.0));
-        xs.len() == ys.len()
-            && xs.iter().all(|x| {
-                ys.iter().any(|y| {
-                    x.ns == y.ns
-                        && x.name == y.name
-                        && self.doc.text.get(x.value) == self.doc.text.get(y.value)
-                })
+        if xs.len() != ys.len() {
+            return false;
+        }
+        if xs.len() > 8 {
+            // Many attributes: a map, not a scan per attribute (quadratic).
+            let value = |a: &Attr| self.doc.text.get(a.value);
+            let ys: HashMap<_, _> = ys.iter().map(|y| ((y.ns, y.name), value(y))).collect();
+            return xs
+                .iter()
+                .all(|x| ys.get(&(x.ns, x.name)) == Some(&value(x)));
+        }
+        xs.iter().all(|x| {
+            ys.iter().any(|y| {
+                x.ns == y.ns
+                    && x.name == y.name
+                    && self.doc.text.get(x.value) == self.doc.text.get(y.value)
             })
+        })
     }
 
     fn set_quirks_mode(&mut self, mode: QuirksMode) {

@@ -3,6 +3,9 @@
 //! html5lib-tests' `.dat` files). Attributes follow their element, sorted
 //! by name as the format requires; template contents appear under a
 //! `content` line.
+//!
+//! The walk keeps its own stack (no recursion), so a tree of any depth
+//! dumps (the parser keeps every level: the standard sets no depth limit).
 
 use super::{Document, NodeKind, NodeRef};
 use std::fmt::Write;
@@ -13,8 +16,10 @@ impl Document {
     /// `"\n"`.
     pub fn dump(&self) -> String {
         let mut out = String::new();
-        for child in self.root().children() {
-            dump_node(&mut out, child, 0);
+        let mut stack = Vec::new();
+        push_children(&mut stack, self.root(), 0);
+        while let Some((node, depth)) = stack.pop() {
+            dump_node(&mut out, &mut stack, node, depth);
         }
         out
     }
@@ -27,9 +32,24 @@ fn line(out: &mut String, depth: usize) {
     }
 }
 
-fn dump_node(out: &mut String, node: NodeRef<'_>, depth: usize) {
-    // Iterative over siblings' subtrees would need an explicit stack; the
-    // recursion depth is the tree's depth, which the tree builder bounds.
+/// Pushes `parent`'s children at `depth`, last first, so that they pop in
+/// order.
+fn push_children<'d>(stack: &mut Vec<(NodeRef<'d>, usize)>, parent: NodeRef<'d>, depth: usize) {
+    let mut child = parent.last_child();
+    while let Some(c) = child {
+        stack.push((c, depth));
+        child = c.prev_sibling();
+    }
+}
+
+/// Writes `node`'s own lines (with its attributes and the `content` line
+/// of a template) and pushes what comes under it.
+fn dump_node<'d>(
+    out: &mut String,
+    stack: &mut Vec<(NodeRef<'d>, usize)>,
+    node: NodeRef<'d>,
+    depth: usize,
+) {
     line(out, depth);
     match node.kind() {
         NodeKind::Document | NodeKind::Fragment => out.push_str("#fragment\n"),
@@ -69,16 +89,16 @@ fn dump_node(out: &mut String, node: NodeRef<'_>, depth: usize) {
                 line(out, depth + 1);
                 let _ = writeln!(out, "{name}=\"{value}\"");
             }
+            // The children come after the template contents: push them
+            // first.
+            push_children(stack, node, depth + 1);
             if let Some(contents) = e.template_contents() {
                 line(out, depth + 1);
                 out.push_str("content\n");
-                for child in contents.children() {
-                    dump_node(out, child, depth + 2);
-                }
+                push_children(stack, contents, depth + 2);
             }
+            return;
         }
     }
-    for child in node.children() {
-        dump_node(out, child, depth + 1);
-    }
+    push_children(stack, node, depth + 1);
 }

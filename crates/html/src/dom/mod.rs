@@ -23,10 +23,14 @@
 //! Invariants: the links form a tree (a node is in its parent's child list
 //! exactly once, in order); node 0 is the root (the document, or the
 //! fragment root of [`parse_fragment`](crate::parse_fragment)); detached
-//! nodes (removed by the adoption agency) keep their slot with no parent.
+//! nodes (removed by the adoption agency, or by [`Document::detach`])
+//! keep their slot with no parent. A document can also be built or
+//! changed by hand ([`Document::new`], [`Document::create_element`],
+//! [`Document::append_child`], …), which keeps the same invariants.
 
 mod build;
 mod dump;
+mod edit;
 mod serialize;
 mod text;
 mod visible_text;
@@ -126,6 +130,9 @@ pub struct Document {
     nodes: Vec<Node>,
     attrs: Vec<Attr>,
     names: Vec<Box<str>>,
+    /// `names` → their ids, while building (empty in a finished parse;
+    /// an edit rebuilds it).
+    name_ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
     text: TextStore,
     doctypes: Vec<DoctypeData>,
     /// Template element → its contents fragment.
@@ -184,6 +191,8 @@ impl Document {
             + self.attrs.capacity() * size_of::<Attr>()
             + self.names.capacity() * size_of::<Box<str>>()
             + self.names.iter().map(|n| n.len()).sum::<usize>()
+            + self.name_ids.capacity() * (size_of::<Box<str>>() + size_of::<u32>())
+            + self.name_ids.keys().map(|n| n.len()).sum::<usize>()
             + self.doctypes.capacity() * size_of::<DoctypeData>()
             + self.templates.capacity() * 2 * size_of::<u32>()
             + self.text.heap_size()
