@@ -71,7 +71,7 @@ pub struct Simulator {
 }
 
 /// Start tags that break out of foreign content.
-fn is_breakout(name: Option<LocalName>) -> bool {
+pub(crate) fn is_breakout(name: Option<LocalName>) -> bool {
     use LocalName as L;
     matches!(
         name,

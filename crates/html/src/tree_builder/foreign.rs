@@ -175,65 +175,19 @@ pub(crate) fn adjust_foreign_attribute(name: Name<'_>) -> Option<(AttrNamespace,
     Some((ns, local))
 }
 
-/// Start tags that leave foreign content (and `font` with `color`,
-/// `face` or `size`).
+/// Start tags that leave foreign content (the list the tokenizer's
+/// simulator uses too), and `font` with `color`, `face` or `size`.
 fn breaks_out(tag: &super::TagTok<'_>) -> bool {
-    match tag.local() {
-        Some(
-            L::B
-            | L::Big
-            | L::Blockquote
-            | L::Body
-            | L::Br
-            | L::Center
-            | L::Code
-            | L::Dd
-            | L::Div
-            | L::Dl
-            | L::Dt
-            | L::Em
-            | L::Embed
-            | L::H1
-            | L::H2
-            | L::H3
-            | L::H4
-            | L::H5
-            | L::H6
-            | L::Head
-            | L::Hr
-            | L::I
-            | L::Img
-            | L::Li
-            | L::Listing
-            | L::Menu
-            | L::Meta
-            | L::Nobr
-            | L::Ol
-            | L::P
-            | L::Pre
-            | L::Ruby
-            | L::S
-            | L::Small
-            | L::Span
-            | L::Strong
-            | L::Strike
-            | L::Sub
-            | L::Sup
-            | L::Table
-            | L::Tt
-            | L::U
-            | L::Ul
-            | L::Var,
-        ) => true,
-        Some(L::Font) => tag
+    if tag.is(L::Font) {
+        return tag
             .attrs
             .src
             .attrs
             .select(|n| matches!(n, L::Color | L::Face | L::Size).then_some(()))
             .next()
-            .is_some(),
-        _ => false,
+            .is_some();
     }
+    crate::simulator::is_breakout(tag.local())
 }
 
 impl<S: TreeSink> TreeBuilder<S> {
