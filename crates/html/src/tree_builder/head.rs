@@ -118,15 +118,9 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// The "in head" insertion mode.
     pub(crate) fn in_head<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
         match token {
-            Tok::Text(t) => match split_spaces(t) {
-                Spaces::All(ws) => {
-                    self.insert_text(ws);
-                    Flow::Done
-                }
-                Spaces::Then(ws, rest) => {
-                    self.insert_text(ws);
-                    self.in_head_else(Tok::Text(rest))
-                }
+            Tok::Text(t) => match self.insert_leading_spaces(t) {
+                None => Flow::Done,
+                Some(rest) => self.in_head_else(Tok::Text(rest)),
             },
             Tok::Comment(c) => {
                 self.insert_comment(c);
@@ -282,15 +276,9 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// The "after head" insertion mode.
     pub(crate) fn after_head<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
         match token {
-            Tok::Text(t) => match split_spaces(t) {
-                Spaces::All(ws) => {
-                    self.insert_text(ws);
-                    Flow::Done
-                }
-                Spaces::Then(ws, rest) => {
-                    self.insert_text(ws);
-                    self.after_head_else(Tok::Text(rest))
-                }
+            Tok::Text(t) => match self.insert_leading_spaces(t) {
+                None => Flow::Done,
+                Some(rest) => self.after_head_else(Tok::Text(rest)),
             },
             Tok::Comment(c) => {
                 self.insert_comment(c);
@@ -359,6 +347,22 @@ impl<S: TreeSink> TreeBuilder<S> {
         self.insert_implied(L::Body);
         self.state.mode = InsertionMode::InBody;
         Flow::Again(token)
+    }
+
+    /// The whitespace rule the head modes and in column group share:
+    /// inserts `t`'s leading whitespace, and returns the rest of it, if any,
+    /// for the mode's "anything else".
+    pub(crate) fn insert_leading_spaces<'t>(&mut self, t: TokenText<'t>) -> Option<TokenText<'t>> {
+        match split_spaces(t) {
+            Spaces::All(ws) => {
+                self.insert_text(ws);
+                None
+            }
+            Spaces::Then(ws, rest) => {
+                self.insert_text(ws);
+                Some(rest)
+            }
+        }
     }
 
     /// The generic raw text and RCDATA element parsing algorithms (and

@@ -2,7 +2,6 @@
 //! table text, in caption, in column group, in table body, in row and in
 //! cell, and *reset the insertion mode appropriately*.
 
-use super::head::{Spaces, split_spaces};
 use super::state::ElemInfo;
 use super::tag_sets::Scope;
 use super::{Flow, InsertionMode, Tok, TreeBuilder, TreeErrorKind, TreeSink, is_space};
@@ -17,6 +16,25 @@ fn is_table_body_context(e: &ElemInfo) -> bool {
     matches!(
         e.html_name(),
         Some(L::Tbody | L::Tfoot | L::Thead | L::Template | L::Html)
+    )
+}
+
+/// `caption`, `col`, `colgroup`, `tbody`, `td`, `tfoot`, `th`, `thead`,
+/// `tr`: the start tags that end a caption or a cell.
+fn is_table_part(name: Option<L>) -> bool {
+    matches!(
+        name,
+        Some(
+            L::Caption
+                | L::Col
+                | L::Colgroup
+                | L::Tbody
+                | L::Td
+                | L::Tfoot
+                | L::Th
+                | L::Thead
+                | L::Tr
+        )
     )
 }
 
@@ -212,24 +230,7 @@ impl<S: TreeSink> TreeBuilder<S> {
     pub(crate) fn in_caption<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
         let closes_caption = match token {
             Tok::End(tag) if tag.is(L::Caption) => Some(false),
-            Tok::Start(tag)
-                if matches!(
-                    tag.local(),
-                    Some(
-                        L::Caption
-                            | L::Col
-                            | L::Colgroup
-                            | L::Tbody
-                            | L::Td
-                            | L::Tfoot
-                            | L::Th
-                            | L::Thead
-                            | L::Tr
-                    )
-                ) =>
-            {
-                Some(true)
-            }
+            Tok::Start(tag) if is_table_part(tag.local()) => Some(true),
             Tok::End(tag) if tag.is(L::Table) => Some(true),
             Tok::End(tag)
                 if matches!(
@@ -277,16 +278,12 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// The "in column group" insertion mode.
     pub(crate) fn in_column_group<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
         match token {
-            Tok::Text(t) => match split_spaces(t) {
-                Spaces::All(ws) => {
-                    self.insert_text(ws);
-                    return Flow::Done;
-                }
-                Spaces::Then(ws, rest) => {
-                    self.insert_text(ws);
-                    return self.in_column_group_else(Tok::Text(rest));
-                }
-            },
+            Tok::Text(t) => {
+                return match self.insert_leading_spaces(t) {
+                    None => Flow::Done,
+                    Some(rest) => self.in_column_group_else(Tok::Text(rest)),
+                };
+            }
             Tok::Comment(c) => {
                 self.insert_comment(c);
                 return Flow::Done;
@@ -495,22 +492,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                 self.state.mode = InsertionMode::InRow;
                 Flow::Done
             }
-            Tok::Start(tag)
-                if matches!(
-                    tag.local(),
-                    Some(
-                        L::Caption
-                            | L::Col
-                            | L::Colgroup
-                            | L::Tbody
-                            | L::Td
-                            | L::Tfoot
-                            | L::Th
-                            | L::Thead
-                            | L::Tr
-                    )
-                ) =>
-            {
+            Tok::Start(tag) if is_table_part(tag.local()) => {
                 let cell_open =
                     self.in_scope(L::Td, Scope::Table) || self.in_scope(L::Th, Scope::Table);
                 if !cell_open {
