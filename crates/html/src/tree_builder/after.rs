@@ -52,23 +52,11 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// Inserts the whitespace characters of `t` (dropping the others, a
     /// parse error), as the frameset modes do.
     fn insert_spaces_only(&mut self, t: TokenText<'_>) {
-        let s = t.as_str();
-        if s.bytes().all(is_space) {
-            return self.insert_text(t);
+        if !t.as_str().bytes().all(is_space) {
+            self.error(TreeErrorKind::UnexpectedText);
         }
-        self.error(TreeErrorKind::UnexpectedText);
-        let mut rest = t;
-        while !rest.as_str().is_empty() {
-            let r = rest.as_str();
-            let ws = r.bytes().position(|b| !is_space(b)).unwrap_or(r.len());
-            let (spaces, after) = split_text(rest, ws);
+        for spaces in space_runs(t) {
             self.insert_text(spaces);
-            let other = after
-                .as_str()
-                .bytes()
-                .position(is_space)
-                .unwrap_or(after.as_str().len());
-            rest = split_text(after, other).1;
         }
     }
 
@@ -165,24 +153,11 @@ impl<S: TreeSink> TreeBuilder<S> {
             Tok::Doctype(_) => self.in_body(token),
             Tok::Text(t) => {
                 // Whitespace by the in body rules; other text ignored.
-                let s = t.as_str();
-                if !s.bytes().all(is_space) {
+                if !t.as_str().bytes().all(is_space) {
                     self.error(TreeErrorKind::UnexpectedText);
                 }
-                let mut rest = t;
-                while !rest.as_str().is_empty() {
-                    let r = rest.as_str();
-                    let ws = r.bytes().position(|b| !is_space(b)).unwrap_or(r.len());
-                    let (spaces, after) = split_text(rest, ws);
-                    if !spaces.as_str().is_empty() {
-                        self.in_body(Tok::Text(spaces));
-                    }
-                    let other = after
-                        .as_str()
-                        .bytes()
-                        .position(is_space)
-                        .unwrap_or(after.as_str().len());
-                    rest = split_text(after, other).1;
+                for spaces in space_runs(t) {
+                    self.in_body(Tok::Text(spaces));
                 }
                 Flow::Done
             }
@@ -195,4 +170,22 @@ impl<S: TreeSink> TreeBuilder<S> {
             }
         }
     }
+}
+
+/// The runs of whitespace in `t`, in order (with their input offsets).
+fn space_runs(t: TokenText<'_>) -> impl Iterator<Item = TokenText<'_>> {
+    let mut rest = t;
+    std::iter::from_fn(move || {
+        let r = rest.as_str();
+        let start = r.bytes().position(is_space)?;
+        let after = split_text(rest, start).1;
+        let len = after
+            .as_str()
+            .bytes()
+            .position(|b| !is_space(b))
+            .unwrap_or(after.as_str().len());
+        let (spaces, next) = split_text(after, len);
+        rest = next;
+        Some(spaces)
+    })
 }

@@ -359,7 +359,9 @@ impl<S: TreeSink> TreeBuilder<S> {
         self.after_token();
     }
 
-    fn after_token(&mut self) {
+    /// Sets [`TreeBuilder::control`]'s foreign flag from the state (after
+    /// each token, and once before the first).
+    pub(crate) fn after_token(&mut self) {
         self.control.foreign = self
             .adjusted_current_node()
             .is_some_and(|e| e.ns != Namespace::Html);

@@ -182,7 +182,7 @@ pub fn parse_fragment(input: &str, context: &FragmentContext, options: &ParseOpt
         };
         builder.state.form = Some(builder.create_element_for(&form_tag, Namespace::Html).node);
     }
-    builder.after_token_control();
+    builder.after_token();
     core.cdata_allowed = builder.control.foreign;
     core.scan_stream_errors(input, 0);
     drive(&mut builder, &mut core, input, true);
@@ -378,16 +378,6 @@ fn tag_tok<'a>(t: &crate::token::Tag<'a>, source: &'a AttrSource<'a>) -> TagTok<
             adjust: AttrAdjust::Html,
         },
         self_closing: t.self_closing,
-    }
-}
-
-impl<S: TreeSink> TreeBuilder<S> {
-    /// Sets [`TreeBuilder::control`]'s foreign flag from the state (the
-    /// driver's start, before any token).
-    pub(crate) fn after_token_control(&mut self) {
-        self.control.foreign = self
-            .adjusted_current_node()
-            .is_some_and(|e| e.ns != Namespace::Html);
     }
 }
 
