@@ -679,21 +679,9 @@ struct Page {
 }
 
 fn load_pages() -> Vec<Page> {
-    let tsv = spinneret_testdata::read_to_string("corpus/pages.tsv");
-    let mut lines = tsv.lines();
-    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let col = header
-        .iter()
-        .position(|h| *h == "path")
-        .expect("a path column");
-    lines
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let path = l.split('\t').nth(col).expect("path field").to_owned();
-            let bytes = spinneret_testdata::read(&format!("corpus/{path}"));
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            Page { path, text }
-        })
+    spinneret_testdata::corpus_pages_text()
+        .into_iter()
+        .map(|(path, text)| Page { path, text })
         .collect()
 }
 

@@ -426,20 +426,12 @@ fn deep_trees_walk_on_a_small_stack() {
     });
 }
 
-/// The corpus pages (every `step`-th), as UTF-8 (invalid bytes replaced).
+/// The corpus pages (every `step`-th) with their bytes.
 fn corpus_pages(step: usize) -> Vec<(String, Vec<u8>)> {
-    let tsv = spinneret_testdata::read_to_string("corpus/pages.tsv");
-    let mut lines = tsv.lines();
-    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let col = header
-        .iter()
-        .position(|h| *h == "path")
-        .expect("a path column");
-    lines
-        .filter(|l| !l.is_empty())
+    spinneret_testdata::corpus_page_paths()
+        .into_iter()
         .step_by(step)
-        .map(|l| {
-            let path = l.split('\t').nth(col).expect("path field").to_owned();
+        .map(|path| {
             let bytes = spinneret_testdata::read(&format!("corpus/{path}"));
             (path, bytes)
         })

@@ -9,18 +9,7 @@ use spinneret_html::{LocalName, ParseOptions, parse_document};
 /// Every corpus page (decoded as UTF-8, invalid bytes replaced): its path
 /// and text.
 fn pages() -> Vec<(String, String)> {
-    let tsv = spinneret_testdata::read_to_string("corpus/pages.tsv");
-    let mut lines = tsv.lines();
-    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let col = header.iter().position(|h| *h == "path").expect("path");
-    lines
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let path = l.split('\t').nth(col).expect("path field").to_owned();
-            let bytes = spinneret_testdata::read(&format!("corpus/{path}"));
-            (path, String::from_utf8_lossy(&bytes).into_owned())
-        })
-        .collect()
+    spinneret_testdata::corpus_pages_text()
 }
 
 #[test]

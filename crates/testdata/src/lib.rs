@@ -114,6 +114,35 @@ pub fn lines(relative: &str) -> Vec<String> {
         .collect()
 }
 
+/// The paths (relative to `corpus/`) of the corpus pages, in the order of
+/// `corpus/pages.tsv`.
+pub fn corpus_page_paths() -> Vec<String> {
+    let tsv = read_to_string("corpus/pages.tsv");
+    let mut lines = tsv.lines();
+    let header: Vec<&str> = lines.next().expect("a header line").split('\t').collect();
+    let col = header
+        .iter()
+        .position(|h| *h == "path")
+        .expect("a path column");
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split('\t').nth(col).expect("a path field").to_owned())
+        .collect()
+}
+
+/// Every corpus page with its path, as text (UTF-8, invalid sequences
+/// replaced).
+pub fn corpus_pages_text() -> Vec<(String, String)> {
+    corpus_page_paths()
+        .into_iter()
+        .map(|path| {
+            let bytes = read(&format!("corpus/{path}"));
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            (path, text)
+        })
+        .collect()
+}
+
 /// The files of a shared folder whose names end with `suffix`, sorted.
 pub fn files_with_suffix(relative_dir: &str, suffix: &str) -> Vec<PathBuf> {
     let dir = path(relative_dir);
