@@ -64,30 +64,17 @@ const MAX_BYTES_PER_INPUT_BYTE: usize = 40;
 /// the tree builder; removing a line here makes the flood checked.
 const KNOWN_SUPERLINEAR: &[(&str, &str)] = &[
     (
-        "unclosed <b id=i>, all different (Noah's Ark scan)",
-        "`push_formatting` (stack.rs) scans the list of active formatting \
-         elements back to the last marker on every push, comparing \
-         attributes; with no three equal entries the list only grows \
-         (browsers' and html5ever's lists scan the same way)",
+        "<b> + (<span><div>) × n + </b> × n (adoption agency removes from a deep stack)",
+        "each round of the adoption agency removes the `span` between the \
+         formatting element and the furthest block from the stack of open \
+         elements, and the entries above it move down: O(depth) per round \
+         (a stack with holes would make it O(1))",
     ),
     (
-        "<b> + <div> × n + </b> × n (adoption agency, deep)",
-        "each round of the adoption agency removes the formatting element \
-         from near the bottom of a deep stack and inserts its clone above \
-         the furthest block: `Vec::remove`/`insert` and `stack_position` \
-         are O(depth) on the vector stack (html5ever's is the same)",
-    ),
-    (
-        "(<a><div>) × n",
-        "each <a> runs the adoption agency for the open <a> and then removes \
-         it from a deep stack of divs: O(depth) vector removals and \
-         position scans, as above",
-    ),
-    (
-        "(<i><b><u>x</i>) × n (misnesting)",
-        "the adoption agency nests each round's clones one level deeper, and \
-         its stack and list position scans and vector insertions are \
-         O(depth) each",
+        "(<b id=j>) × 3 for n ids, n × <i id=k>, then <b id=j> for each id (Noah's Ark, interleaved)",
+        "each `b` finds the earliest of its three equal entries behind the \
+         run of `i` entries and removes it from the middle of the list: \
+         O(list) per tag",
     ),
 ];
 
@@ -155,6 +142,59 @@ fn floods() -> Vec<Flood> {
             name: "(<i><b><u>x</i>) × n (misnesting)",
             n: 200_000,
             build: |n| "<i><b><u>x</i>".repeat(n),
+        },
+        Flood {
+            name: "(<i id=k>) × n, then <b> × n (Noah's Ark behind a long list)",
+            n: 200_000,
+            build: |n| (0..n).map(|i| format!("<i id={i}>")).collect::<String>() + &"<b>".repeat(n),
+        },
+        Flood {
+            name: "(<i id=k>) × n, then (<a></a>) × n",
+            n: 200_000,
+            build: |n| {
+                (0..n).map(|i| format!("<i id={i}>")).collect::<String>() + &"<a></a>".repeat(n)
+            },
+        },
+        Flood {
+            name: "(<b id=j>) × 3 for n ids, n × <i id=k>, then <b id=j> for each id (Noah's Ark, interleaved)",
+            n: 100_000,
+            build: |n| {
+                let ids = n / 5;
+                let mut s: String = (0..ids).map(|j| format!("<b id={j}>").repeat(3)).collect();
+                s.extend((0..n).map(|k| format!("<i id={k}>")));
+                s.extend((0..ids).map(|j| format!("<b id={j}>")));
+                s
+            },
+        },
+        Flood {
+            name: "<b> + (<span><div>) × n + </b> × n (adoption agency removes from a deep stack)",
+            n: 200_000,
+            build: |n| format!("<b>{}{}", "<span><div>".repeat(n), "</b>".repeat(n)),
+        },
+        Flood {
+            name: "<div> × n + (<li></li>) × n (the li start tag's walk)",
+            n: 300_000,
+            build: |n| "<div>".repeat(n) + &"<li></li>".repeat(n),
+        },
+        Flood {
+            name: "<div> × n + (<dd></dd>) × n",
+            n: 300_000,
+            build: |n| "<div>".repeat(n) + &"<dd></dd>".repeat(n),
+        },
+        Flood {
+            name: "<span> × n + (<button></button>) × n (button in scope)",
+            n: 300_000,
+            build: |n| "<span>".repeat(n) + &"<button></button>".repeat(n),
+        },
+        Flood {
+            name: "<span> × n + </x> × n (any other end tag)",
+            n: 300_000,
+            build: |n| "<span>".repeat(n) + &"</x>".repeat(n),
+        },
+        Flood {
+            name: "<svg> + <g> × n + </x> × n (foreign end tag)",
+            n: 300_000,
+            build: |n| format!("<svg>{}{}", "<g>".repeat(n), "</x>".repeat(n)),
         },
         Flood {
             name: "<table> + (text<i>) × n (foster parenting)",

@@ -11,10 +11,14 @@ use crate::namespace::{AttrNamespace, Namespace};
 use crate::token::TokenText;
 use crate::tree_builder::{ElementName, QuirksMode, TagAttrs, TreeError, TreeSink};
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 /// The sink that builds a [`Document`].
 pub(crate) struct DomSink {
     pub doc: Document,
+    /// The seeded hasher of attribute fingerprints (seeded, so that a
+    /// page cannot be made of colliding attribute sets).
+    fingerprints: foldhash::fast::RandomState,
 }
 
 impl DomSink {
@@ -23,6 +27,7 @@ impl DomSink {
     pub fn new(source: String, fragment: bool) -> DomSink {
         DomSink {
             doc: Document::with_root(source, fragment),
+            fingerprints: foldhash::fast::RandomState::default(),
         }
     }
 
@@ -253,6 +258,14 @@ impl TreeSink for DomSink {
                     && x.name == y.name
                     && self.doc.text.get(x.value) == self.doc.text.get(y.value)
             })
+        })
+    }
+
+    fn attributes_fingerprint(&self, element: NodeId) -> u64 {
+        // A sum, so that the order of the attributes does not matter.
+        self.attr_list(element.0).iter().fold(0u64, |sum, a| {
+            let value = self.doc.text.get(a.value);
+            sum.wrapping_add(self.fingerprints.hash_one((a.ns, a.name, value)))
         })
     }
 

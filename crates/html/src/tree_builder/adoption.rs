@@ -3,8 +3,9 @@
 //! loop limits (8 outer iterations; entries dropped from the list of
 //! active formatting elements after 3 inner ones).
 
-use super::state::{ElemInfo, Formatting, Open};
-use super::tag_sets::{Scope, is_special};
+use super::formatting_list::{FormattingElement, is_formatting_key};
+use super::state::{ElemInfo, Open};
+use super::tag_sets::is_special;
 use super::{TreeBuilder, TreeErrorKind, TreeSink};
 use crate::names::LocalName;
 
@@ -16,7 +17,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         // element in the list: pop it.
         if let Some(current) = self.current()
             && current.is_html(subject)
-            && self.formatting_position(current.node).is_none()
+            && self.state.formatting.position(current.node).is_none()
         {
             self.pop();
             return false;
@@ -25,26 +26,17 @@ impl<S: TreeSink> TreeBuilder<S> {
         for _ in 0..8 {
             // The last formatting element named `subject` after the last
             // marker.
-            let Some((fe_list, fe)) = self
-                .state
-                .formatting
-                .iter()
-                .enumerate()
-                .rev()
-                .take_while(|(_, e)| **e != Formatting::Marker)
-                .find_map(|(i, e)| match *e {
-                    Formatting::Element { node, name } if name == subject => Some((i, node)),
-                    _ => None,
-                })
-            else {
+            let Some((mut fe_list, fe_entry)) = self.state.formatting.last_named(subject) else {
                 return true;
             };
-            let Some(fe_stack) = self.stack_position(fe) else {
+            let fe = fe_entry.node;
+            if !self.is_open(&fe_entry) {
                 self.error(TreeErrorKind::UnexpectedEndTag);
                 self.state.formatting.remove(fe_list);
                 return false;
-            };
-            if !self.in_scope_by(Scope::Default, |o| o.node == fe) {
+            }
+            let fe_stack = fe_entry.slot as usize;
+            if !self.state.open.in_default_scope(fe_stack) {
                 self.error(TreeErrorKind::UnexpectedEndTag);
                 return false;
             }
@@ -60,12 +52,19 @@ impl<S: TreeSink> TreeBuilder<S> {
                 self.state.formatting.remove(fe_list);
                 return false;
             };
-            let furthest_block = self.state.open[fb_stack].node;
+            let furthest_block = self.state.open[fb_stack];
             let common_ancestor = fe_stack - 1;
             let mut bookmark = fe_list;
-            // The inner loop.
+            // The inner loop walks the stack from the furthest block down
+            // to the formatting element. It leaves the stack as it is and
+            // keeps the clones that stay on it (at most three: only the
+            // first three iterations clone); the stack is rewritten once
+            // afterwards. Removing a node from the stack does not change
+            // which node comes next, so the walk is the standard's.
+            let mut kept: [Option<(Open<S::Handle>, usize)>; 3] = [None; 3];
+            let mut kept_len = 0;
             let mut node_index = fb_stack;
-            let mut last_node = furthest_block;
+            let mut last_node = furthest_block.node;
             let mut inner = 0;
             loop {
                 inner += 1;
@@ -74,7 +73,11 @@ impl<S: TreeSink> TreeBuilder<S> {
                 if node.node == fe {
                     break;
                 }
-                let mut in_list = self.formatting_position(node.node);
+                let mut in_list = if is_formatting_key(node.info.key) {
+                    self.state.formatting.position(node.node)
+                } else {
+                    None
+                };
                 if inner > 3
                     && let Some(i) = in_list
                 {
@@ -82,25 +85,33 @@ impl<S: TreeSink> TreeBuilder<S> {
                     if i < bookmark {
                         bookmark -= 1;
                     }
+                    if i < fe_list {
+                        fe_list -= 1;
+                    }
+                    for (_, list_index) in kept.iter_mut().flatten() {
+                        if i < *list_index {
+                            *list_index -= 1;
+                        }
+                    }
                     in_list = None;
                 }
+                // A node not in the list leaves the stack: it is not kept.
                 let Some(list_index) = in_list else {
-                    self.state.open.remove(node_index);
                     continue;
                 };
-                let Formatting::Element { name, .. } = self.state.formatting[list_index] else {
-                    unreachable!("formatting_position finds elements")
-                };
+                let name = self.state.formatting[list_index]
+                    .element_name()
+                    .expect("position finds elements");
                 let clone = self.sink.clone_element(node.node);
-                self.state.formatting[list_index] = Formatting::Element { node: clone, name };
-                self.state.open.replace(
-                    node_index,
+                kept[kept_len] = Some((
                     Open {
                         node: clone,
                         info: ElemInfo::html(name),
                     },
-                );
-                if last_node == furthest_block {
+                    list_index,
+                ));
+                kept_len += 1;
+                if last_node == furthest_block.node {
                     bookmark = list_index + 1;
                 }
                 self.sink.detach(last_node);
@@ -115,33 +126,43 @@ impl<S: TreeSink> TreeBuilder<S> {
             // A new element for the formatting element takes the furthest
             // block's children and becomes its only child.
             let new = self.sink.clone_element(fe);
-            self.sink.reparent_children(furthest_block, new);
-            self.sink.append(furthest_block, new);
-            // Replace the formatting element in the list (at the bookmark)
-            // and on the stack (just below the furthest block).
-            let fe_list = self
-                .formatting_position(fe)
-                .expect("the formatting element is still in the list");
+            self.sink.reparent_children(furthest_block.node, new);
+            self.sink.append(furthest_block.node, new);
+            // The stack from the formatting element to the furthest block
+            // becomes: the kept clones (bottom first), the furthest block,
+            // the new element.
+            let new_open = Open {
+                node: new,
+                info: ElemInfo::html(subject),
+            };
+            let mut region = [new_open; 5];
+            for (j, (open, _)) in kept[..kept_len].iter().rev().flatten().enumerate() {
+                region[j] = *open;
+            }
+            region[kept_len] = furthest_block;
+            let region = &region[..kept_len + 2];
+            let removed = fb_stack + 1 - fe_stack - region.len();
+            self.state.open.splice(fe_stack, fb_stack + 1, region);
+            if removed > 0 {
+                self.state.formatting.shift_slots(fb_stack + 1, removed);
+            }
+            for (j, (open, list_index)) in kept[..kept_len].iter().rev().flatten().enumerate() {
+                self.state
+                    .formatting
+                    .replace_node(*list_index, open.node, fe_stack + j);
+            }
+            // Replace the formatting element in the list (at the bookmark).
             self.state.formatting.remove(fe_list);
             if fe_list < bookmark {
                 bookmark -= 1;
             }
+            let at = bookmark.min(self.state.formatting.len());
             self.state.formatting.insert(
-                bookmark.min(self.state.formatting.len()),
-                Formatting::Element {
+                at,
+                FormattingElement {
                     node: new,
-                    name: subject,
-                },
-            );
-            self.remove_from_stack(fe);
-            let fb = self
-                .stack_position(furthest_block)
-                .expect("the furthest block is still open");
-            self.state.open.insert(
-                fb + 1,
-                Open {
-                    node: new,
-                    info: ElemInfo::html(subject),
+                    slot: (fe_stack + kept_len + 1) as u32,
+                    ..fe_entry
                 },
             );
         }

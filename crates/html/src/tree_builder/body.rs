@@ -190,7 +190,15 @@ impl<S: TreeSink> TreeBuilder<S> {
                     L::Li => n == Some(L::Li),
                     _ => matches!(n, Some(L::Dd | L::Dt)),
                 };
-                for i in (0..self.state.open.len()).rev() {
+                // With no element on the stack that the loop could close,
+                // it ends at a special element having done nothing.
+                let open = &self.state.open;
+                let closable = match name {
+                    L::Li => open.may_hold(L::Li),
+                    _ => open.may_hold(L::Dd) || open.may_hold(L::Dt),
+                };
+                let walk = if closable { self.state.open.len() } else { 0 };
+                for i in (0..walk).rev() {
                     let info = self.state.open[i].info;
                     if closes(info.html_name()) {
                         let n = info.html_name().expect("matched an HTML name");
@@ -226,20 +234,24 @@ impl<S: TreeSink> TreeBuilder<S> {
                 self.state.frameset_ok = false;
             }
             L::A => {
-                let active_a = self.state.formatting.iter().rev().find_map(|e| match *e {
-                    super::state::Formatting::Marker => Some(None),
-                    super::state::Formatting::Element { node, name: L::A } => Some(Some(node)),
-                    _ => None,
-                });
-                if let Some(Some(a)) = active_a {
+                if let Some((_, a)) = self.state.formatting.last_named(L::A) {
                     self.error(TreeErrorKind::UnexpectedStartTag);
                     if self.adoption_agency(L::A) {
                         self.any_other_end_tag(Name::Known(L::A));
                     }
-                    if let Some(i) = self.formatting_position(a) {
+                    // Remove that element from the list and the stack if
+                    // it is still there. If it is, it is still the last
+                    // `a` after the marker (the adoption agency left it
+                    // alone); if it left the list, it left the stack too.
+                    if let Some((i, still)) = self.state.formatting.last_named(L::A)
+                        && still.node == a.node
+                    {
                         self.state.formatting.remove(i);
+                        if self.is_open(&still) {
+                            self.remove_from_stack_at(still.slot as usize);
+                        }
                     }
-                    self.remove_from_stack(a);
+                    debug_assert!(self.stack_position(a.node).is_none());
                 }
                 self.reconstruct_formatting();
                 let node = self.insert_html_element(&tag);

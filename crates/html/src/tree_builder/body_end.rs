@@ -176,9 +176,13 @@ impl<S: TreeSink> TreeBuilder<S> {
 
     /// The in body rule for "any other end tag".
     pub(crate) fn any_other_end_tag(&mut self, name: Name<'_>) {
-        let Some(key) = self.existing_key(name) else {
-            // No element was ever opened with this name; the loop would
-            // reach a special element (the html root) and ignore it.
+        let Some(key) = self
+            .existing_key(name)
+            .filter(|&key| self.state.open.count_of(key) > 0)
+        else {
+            // No open element has this name; the loop would reach a
+            // special element (the html root at the latest) and ignore
+            // the tag.
             self.error(TreeErrorKind::UnexpectedEndTag);
             return;
         };

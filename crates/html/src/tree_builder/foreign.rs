@@ -264,8 +264,21 @@ impl<S: TreeSink> TreeBuilder<S> {
 
     /// Foreign content, "any other end tag".
     fn foreign_end_tag<'t>(&mut self, token: Tok<'t>, name: Name<'_>) -> Flow<'t> {
-        let key = self.existing_key(name);
+        let key = self
+            .existing_key(name)
+            .filter(|&key| self.state.open.count_of(key) > 0);
         let mut i = self.state.open.len() - 1;
+        if key.is_none() {
+            // No open element has this name: the loop below would walk
+            // down to the first HTML element (the root at the latest) and
+            // reprocess the token there.
+            self.error(TreeErrorKind::UnexpectedEndTag);
+            if i == 0 {
+                return Flow::Done;
+            }
+            let mode = self.state.mode;
+            return self.step(mode, token);
+        }
         if Some(self.state.open[i].info.key) != key {
             self.error(TreeErrorKind::UnexpectedEndTag);
         }

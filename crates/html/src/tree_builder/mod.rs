@@ -45,6 +45,7 @@ mod body;
 mod body_end;
 mod bytes;
 pub(crate) mod foreign;
+mod formatting_list;
 mod head;
 mod initial;
 mod insert;
@@ -63,7 +64,6 @@ pub use parse::{
 };
 pub use sink::{ElementName, TagAttrs, TreeAttr, TreeSink};
 pub use state::{BuilderState, InsertionMode};
-
 use state::{ElemInfo, Key, Open};
 
 use crate::TextMode;

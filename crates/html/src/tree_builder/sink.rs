@@ -211,6 +211,23 @@ pub trait TreeSink {
     /// and values, in any order), for the Noah's Ark clause.
     fn same_attributes(&self, a: Self::Handle, b: Self::Handle) -> bool;
 
+    /// A fingerprint of an element's attributes, for the Noah's Ark
+    /// clause: elements with the same attributes (as [`same_attributes`]
+    /// compares them) must have equal fingerprints, and elements with
+    /// different ones should rarely share one.
+    ///
+    /// The default, the same fingerprint for every element, is correct,
+    /// but when a page keeps many formatting elements of one name open it
+    /// makes the tree builder compare attributes along the whole list of
+    /// active formatting elements for each new one (quadratic time on a
+    /// hostile page).
+    ///
+    /// [`same_attributes`]: TreeSink::same_attributes
+    fn attributes_fingerprint(&self, element: Self::Handle) -> u64 {
+        let _ = element;
+        0
+    }
+
     /// Sets the document's quirks mode.
     fn set_quirks_mode(&mut self, mode: QuirksMode);
 }

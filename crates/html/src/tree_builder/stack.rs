@@ -3,7 +3,8 @@
 //! tags, the Noah's Ark clause and the reconstruction of active formatting
 //! elements.
 
-use super::state::{ElemInfo, Formatting, Open};
+use super::formatting_list::{Formatting, FormattingElement};
+use super::state::{ElemInfo, Open};
 use super::tag_sets::{Scope, bounds_scope, has_implied_end_tag, has_implied_end_tag_thoroughly};
 use super::{TreeBuilder, TreeSink};
 use crate::names::LocalName;
@@ -98,10 +99,18 @@ impl<S: TreeSink> TreeBuilder<S> {
         self.state.open.iter().rposition(|o| o.node == node)
     }
 
+    /// Removes the entry at `index` from the stack of open elements,
+    /// keeping the stack positions the list of active formatting elements
+    /// records exact.
+    pub(crate) fn remove_from_stack_at(&mut self, index: usize) {
+        self.state.open.remove(index);
+        self.state.formatting.shift_slots(index + 1, 1);
+    }
+
     /// Removes `node` from the stack of open elements.
     pub(crate) fn remove_from_stack(&mut self, node: S::Handle) {
         if let Some(i) = self.stack_position(node) {
-            self.state.open.remove(i);
+            self.remove_from_stack_at(i);
         }
     }
 
@@ -112,38 +121,75 @@ impl<S: TreeSink> TreeBuilder<S> {
 
     // ---- The list of active formatting elements ----
 
-    /// Pushes a formatting element, first removing the earliest of three
-    /// equal entries after the last marker (the Noah's Ark clause).
+    /// Whether the element of a list entry is on the stack of open
+    /// elements: the list records where it was pushed, and an element
+    /// that leaves the stack never returns to it.
+    #[inline]
+    pub(crate) fn is_open(&self, entry: &FormattingElement<S::Handle>) -> bool {
+        self.state
+            .open
+            .get(entry.slot as usize)
+            .is_some_and(|o| o.node == entry.node)
+    }
+
+    /// Pushes the formatting element `node` (the current node, just
+    /// inserted), first removing the earliest of three equal
+    /// entries after the last marker (the Noah's Ark clause).
     pub(crate) fn push_formatting(&mut self, node: S::Handle, name: LocalName) {
-        let mut equal = 0;
-        let mut earliest = None;
-        for (i, entry) in self.state.formatting.iter().enumerate().rev() {
-            match *entry {
-                Formatting::Marker => break,
-                Formatting::Element {
-                    node: other,
-                    name: n,
-                } => {
-                    if n == name && self.sink.same_attributes(node, other) {
-                        equal += 1;
-                        earliest = Some(i);
+        let slot = self.state.open.len() - 1;
+        debug_assert!(self.state.open[slot].node == node);
+        // Fingerprints are taken from the third element of a name after
+        // the last marker on (and then for the two before it): below
+        // three, the clause cannot apply.
+        let list = &self.state.formatting;
+        let attrs = if list.counts_attributes(name) {
+            self.sink.attributes_fingerprint(node)
+        } else if list.named_after_marker(name) == 2 {
+            let sink = &self.sink;
+            self.state
+                .formatting
+                .fill_fingerprints(name, |n| sink.attributes_fingerprint(n));
+            sink.attributes_fingerprint(node)
+        } else {
+            0
+        };
+        // Only a fingerprint shared by three entries can be a match. The
+        // walk back compares attributes for real, and stops at the marker
+        // or once it has seen every entry with the fingerprint.
+        let sharing = self.state.formatting.equal_after_marker(name, attrs);
+        if sharing >= 3 {
+            let mut equal = 0;
+            let mut seen = 0;
+            let mut earliest = None;
+            for (i, entry) in self.state.formatting.iter().enumerate().rev() {
+                match *entry {
+                    Formatting::Marker => break,
+                    Formatting::Element(e) => {
+                        if e.name == name && e.attrs == attrs {
+                            seen += 1;
+                            if self.sink.same_attributes(node, e.node) {
+                                equal += 1;
+                                earliest = Some(i);
+                            }
+                            if seen == sharing {
+                                break;
+                            }
+                        }
                     }
                 }
             }
+            if equal >= 3
+                && let Some(i) = earliest
+            {
+                self.state.formatting.remove(i);
+            }
         }
-        if equal >= 3
-            && let Some(i) = earliest
-        {
-            self.state.formatting.remove(i);
-        }
-        self.state
-            .formatting
-            .push(Formatting::Element { node, name });
+        self.state.formatting.push(node, name, slot, attrs);
     }
 
     /// Inserts a marker.
     pub(crate) fn push_marker(&mut self) {
-        self.state.formatting.push(Formatting::Marker);
+        self.state.formatting.push_marker();
     }
 
     /// *Clear the list of active formatting elements up to the last
@@ -156,14 +202,6 @@ impl<S: TreeSink> TreeBuilder<S> {
         }
     }
 
-    /// The list position of `node`.
-    pub(crate) fn formatting_position(&self, node: S::Handle) -> Option<usize> {
-        self.state
-            .formatting
-            .iter()
-            .rposition(|e| matches!(*e, Formatting::Element { node: n, .. } if n == node))
-    }
-
     /// *Reconstruct the active formatting elements*.
     pub(crate) fn reconstruct_formatting(&mut self) {
         // Step 1-2: nothing to do if the list is empty, or its last entry
@@ -173,7 +211,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         };
         let is_open = |this: &Self, entry: Formatting<S::Handle>| match entry {
             Formatting::Marker => true,
-            Formatting::Element { node, .. } => this.stack_position(node).is_some(),
+            Formatting::Element(e) => this.is_open(&e),
         };
         if is_open(self, last) {
             return;
@@ -185,17 +223,18 @@ impl<S: TreeSink> TreeBuilder<S> {
         }
         // Advance and create: each remaining entry gets a new element.
         for j in i..self.state.formatting.len() {
-            let Formatting::Element { node, name } = self.state.formatting[j] else {
+            let Some(e) = self.state.formatting.element(j) else {
                 continue;
             };
-            let clone = self.sink.clone_element(node);
+            let clone = self.sink.clone_element(e.node);
             let place = self.appropriate_place(None);
             self.insert_at(place, clone);
             self.state.open.push(Open {
                 node: clone,
-                info: ElemInfo::html(name),
+                info: ElemInfo::html(e.name),
             });
-            self.state.formatting[j] = Formatting::Element { node: clone, name };
+            let slot = self.state.open.len() - 1;
+            self.state.formatting.replace_node(j, clone, slot);
         }
     }
 }

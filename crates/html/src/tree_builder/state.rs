@@ -8,6 +8,8 @@
 //! table, which only grows).
 
 use super::QuirksMode;
+use super::formatting_list::FormattingList;
+use super::tag_sets::bounds_default_scope;
 use crate::names::LocalName;
 use crate::namespace::Namespace;
 
@@ -76,6 +78,12 @@ impl Key {
         Key(OTHER + id)
     }
 
+    /// The interned name's index in [`LocalName::ALL`], if the key is one.
+    #[inline]
+    pub(crate) fn local_index(self) -> Option<usize> {
+        (self.0 < OTHER).then_some(self.0 as usize)
+    }
+
     /// The interned name, if the key is one.
     pub fn local(self) -> Option<LocalName> {
         (self.0 < OTHER).then(|| LocalName::ALL[self.0 as usize])
@@ -142,24 +150,34 @@ pub struct Open<H> {
 }
 
 /// The stack of open elements: a vector of [`Open`] entries (read it as
-/// a slice) that also counts its HTML `p`, `select` and `template`
-/// elements, so the commonest scope checks — "a `p` in button scope" on
-/// every block-level start tag, "a `select` in scope" on every `option` —
-/// cost nothing when there is none, however deep the stack.
+/// a slice) with two indexes that keep the scope checks of the standard
+/// from walking the whole stack:
 ///
-/// Invariant: each count is the number of entries that are the HTML
-/// element of that name; every mutation goes through the methods here.
+/// - how many open elements have each name, so that a check for a name
+///   that is not open (a `p` in button scope on every block-level start
+///   tag, an `li` among a deep stack of `div`s) costs nothing, however
+///   deep the stack;
+/// - the positions of the elements that bound the default scope
+///   (`table`, `td`, `template`, …), so that "the node is in scope" is one
+///   comparison for a node whose position is known.
+///
+/// Invariants: `counts[i]` is the number of entries whose key has index
+/// `i` (see [`key_index`]); `boundaries` holds, in increasing order, the
+/// positions of the entries that bound the default scope. Every mutation
+/// goes through the methods here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpenElements<H> {
     items: Vec<Open<H>>,
-    counts: [u32; 3],
+    counts: Vec<u32>,
+    boundaries: Vec<u32>,
 }
 
 impl<H> Default for OpenElements<H> {
     fn default() -> Self {
         OpenElements {
             items: Vec::new(),
-            counts: [0; 3],
+            counts: vec![0; LocalName::ALL.len()],
+            boundaries: Vec::new(),
         }
     }
 }
@@ -172,49 +190,76 @@ impl<H> std::ops::Deref for OpenElements<H> {
     }
 }
 
-/// The slot of `info` in [`OpenElements::counts`], if it is counted.
-fn counted(info: &ElemInfo) -> Option<usize> {
-    match info.html_name()? {
-        LocalName::P => Some(0),
-        LocalName::Select => Some(1),
-        LocalName::Template => Some(2),
-        _ => None,
+/// The index of `key` in [`OpenElements`]' counts: interned names first,
+/// then the tree builder's numbers for other names.
+fn key_index(key: Key) -> usize {
+    if key.0 < OTHER {
+        key.0 as usize
+    } else {
+        LocalName::ALL.len() + (key.0 - OTHER) as usize
     }
 }
 
-impl<H> OpenElements<H> {
+impl<H: Copy> OpenElements<H> {
+    /// Counts `info` in (`add`) or out.
+    #[inline(always)]
     fn count(&mut self, info: &ElemInfo, add: bool) {
-        if let Some(i) = counted(info) {
-            if add {
-                self.counts[i] += 1;
-            } else {
-                self.counts[i] -= 1;
-            }
+        let i = key_index(info.key);
+        if i >= self.counts.len() {
+            self.count_slow(i, add);
+        } else if add {
+            self.counts[i] += 1;
+        } else {
+            self.counts[i] -= 1;
         }
+    }
+
+    /// [`Self::count`] for a name never counted before.
+    #[cold]
+    fn count_slow(&mut self, i: usize, add: bool) {
+        self.counts.resize(i + 1, 0);
+        debug_assert!(add, "an element is counted in before it is counted out");
+        self.counts[i] = u32::from(add);
+    }
+
+    /// How many open elements have the name `key` (in any namespace).
+    #[inline]
+    pub(crate) fn count_of(&self, key: Key) -> u32 {
+        self.counts.get(key_index(key)).copied().unwrap_or(0)
     }
 
     /// Whether the stack may hold the HTML element `name`: false only
-    /// when it certainly does not (for the counted names).
+    /// when it certainly does not.
     #[inline]
     pub(crate) fn may_hold(&self, name: LocalName) -> bool {
-        match name {
-            LocalName::P => self.counts[0] > 0,
-            LocalName::Select => self.counts[1] > 0,
-            LocalName::Template => self.counts[2] > 0,
-            _ => true,
-        }
+        self.counts[name as usize] > 0
+    }
+
+    /// Whether the entry at `index` is in the default scope: no element
+    /// above it bounds that scope.
+    #[inline]
+    pub(crate) fn in_default_scope(&self, index: usize) -> bool {
+        self.boundaries.last().is_none_or(|&b| b as usize <= index)
     }
 
     /// Pushes an element.
+    #[inline(always)]
     pub(crate) fn push(&mut self, open: Open<H>) {
         self.count(&open.info, true);
+        if bounds_default_scope(&open.info) {
+            self.boundaries.push(self.items.len() as u32);
+        }
         self.items.push(open);
     }
 
     /// Pops the current node.
+    #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<Open<H>> {
         let open = self.items.pop()?;
         self.count(&open.info, false);
+        if self.boundaries.last() == Some(&(self.items.len() as u32)) {
+            self.boundaries.pop();
+        }
         Some(open)
     }
 
@@ -225,40 +270,49 @@ impl<H> OpenElements<H> {
         }
     }
 
-    /// Removes the entry at `index`.
+    /// Removes the entry at `index`; the entries above it move down one.
     pub(crate) fn remove(&mut self, index: usize) -> Open<H> {
-        let open = self.items.remove(index);
-        self.count(&open.info, false);
+        let open = self.items[index];
+        self.splice(index, index + 1, &[]);
         open
     }
 
-    /// Inserts an entry at `index`.
-    pub(crate) fn insert(&mut self, index: usize, open: Open<H>) {
-        self.count(&open.info, true);
-        self.items.insert(index, open);
+    /// Replaces the entries `start..end` with `entries` (no more of them
+    /// than they replace); the entries above move down by the difference.
+    /// Costs `end - start`, plus the entries above when they move.
+    pub(crate) fn splice(&mut self, start: usize, end: usize, entries: &[Open<H>]) {
+        debug_assert!(entries.len() <= end - start);
+        for i in start..end {
+            let info = self.items[i].info;
+            self.count(&info, false);
+        }
+        for open in entries {
+            self.count(&open.info, true);
+        }
+        self.items[start..start + entries.len()].copy_from_slice(entries);
+        let gap = end - start - entries.len();
+        if gap > 0 {
+            self.items.drain(start + entries.len()..end);
+        }
+        // The boundaries: those below the region stay; those in it are
+        // re-derived from `entries`; those above move down by `gap`.
+        let below = self.boundaries.partition_point(|&b| (b as usize) < start);
+        let above = self.boundaries.partition_point(|&b| (b as usize) < end);
+        if gap == 0 && below == above && !entries.iter().any(|o| bounds_default_scope(&o.info)) {
+            return;
+        }
+        let moved: Vec<u32> = self.boundaries[above..]
+            .iter()
+            .map(|&b| b - gap as u32)
+            .collect();
+        self.boundaries.truncate(below);
+        for (i, open) in entries.iter().enumerate() {
+            if bounds_default_scope(&open.info) {
+                self.boundaries.push((start + i) as u32);
+            }
+        }
+        self.boundaries.extend(moved);
     }
-
-    /// Replaces the entry at `index`.
-    pub(crate) fn replace(&mut self, index: usize, open: Open<H>) {
-        let info = open.info;
-        let old = std::mem::replace(&mut self.items[index], open);
-        self.count(&old.info, false);
-        self.count(&info, true);
-    }
-}
-
-/// An entry of the list of active formatting elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Formatting<H> {
-    /// A scope marker.
-    Marker,
-    /// A formatting element (always HTML, always an interned name).
-    Element {
-        /// The element.
-        node: H,
-        /// Its name.
-        name: LocalName,
-    },
 }
 
 /// The tree builder's state.
@@ -273,7 +327,7 @@ pub struct BuilderState<H> {
     /// The stack of open elements, bottom (`html`) first.
     pub open: OpenElements<H>,
     /// The list of active formatting elements.
-    pub formatting: Vec<Formatting<H>>,
+    pub formatting: FormattingList<H>,
     /// The head element pointer.
     pub head: Option<H>,
     /// The form element pointer.
@@ -306,7 +360,7 @@ impl<H> BuilderState<H> {
             original_mode: InsertionMode::Initial,
             template_modes: Vec::new(),
             open: OpenElements::default(),
-            formatting: Vec::new(),
+            formatting: FormattingList::default(),
             head: None,
             form: None,
             frameset_ok: true,

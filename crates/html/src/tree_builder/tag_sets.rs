@@ -129,23 +129,38 @@ pub(crate) fn bounds_scope(e: &ElemInfo, scope: Scope) -> bool {
     }
 }
 
-fn bounds_default_scope(e: &ElemInfo) -> bool {
+/// The HTML elements that bound the default scope, by [`LocalName`] index.
+static HTML_DEFAULT_SCOPE_BOUNDS: [bool; L::ALL.len()] = {
+    let mut table = [false; L::ALL.len()];
+    let names = [
+        L::Applet,
+        L::Caption,
+        L::Html,
+        L::Table,
+        L::Td,
+        L::Th,
+        L::Marquee,
+        L::Object,
+        L::Select,
+        L::Template,
+    ];
+    let mut i = 0;
+    while i < names.len() {
+        table[names[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// Whether `e` bounds the default scope (which every other scope but the
+/// table scope extends).
+#[inline]
+pub(crate) fn bounds_default_scope(e: &ElemInfo) -> bool {
     match e.ns {
-        Namespace::Html => matches!(
-            e.key.local(),
-            Some(
-                L::Applet
-                    | L::Caption
-                    | L::Html
-                    | L::Table
-                    | L::Td
-                    | L::Th
-                    | L::Marquee
-                    | L::Object
-                    | L::Select
-                    | L::Template
-            )
-        ),
+        Namespace::Html => e
+            .key
+            .local_index()
+            .is_some_and(|i| HTML_DEFAULT_SCOPE_BOUNDS[i]),
         Namespace::MathMl => matches!(
             e.key.local(),
             Some(L::Mi | L::Mo | L::Mn | L::Ms | L::Mtext | L::AnnotationXml)
