@@ -188,7 +188,8 @@ impl Canonicalizer {
 }
 
 /// The SURT of a WHATWG-serialized URL (scheme dropped, as in CDX keys);
-/// URLs without a host are their own key.
+/// URLs without a host are their own key. A fragment the profile kept (a
+/// `#!` or `#/` route) stays in the key, so routes stay distinct.
 fn surt_of(href: &str, out: &mut String) {
     let Ok(u) = Url::parse(href) else {
         out.push_str(href);
@@ -204,6 +205,7 @@ fn surt_of(href: &str, out: &mut String) {
         u.port(),
         u.pathname(),
         u.query(),
+        u.fragment(),
         out,
     );
 }
