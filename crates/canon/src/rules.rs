@@ -27,14 +27,20 @@ use spinneret_url::percent_encoding::{FRAGMENT, PATH, QUERY, SPECIAL_QUERY, USER
 pub enum Rule {
     /// Input without a scheme (`example.com/a`) is read as `http://example.com/a`.
     /// Applies only when the WHATWG parser reports a missing scheme.
-    /// Risk: none for URLs; it only rescues scheme-less seeds.
+    /// Risk: none for URLs; it only rescues scheme-less seeds. Not in `safe`,
+    /// which reads URLs only (a scheme-less line is an error there).
     DefaultScheme,
     /// Drop `user:password@`. Risk: low; sites that serve per-user content by
-    /// userinfo are rare (and credentials do not belong in a crawl key).
+    /// userinfo are rare (and credentials do not belong in a crawl key). Not
+    /// in `safe`: the browser sends them as HTTP authentication, and an FTP
+    /// or HTTP server answers each account with its own files.
     DropUserinfo,
     /// Fold `https` into `http` (and `wss` into `ws`), then drop the port if it
     /// is the new scheme's default. Risk: medium; most sites serve the same
-    /// page on both, some serve a redirect or a different site on one.
+    /// page on both, some serve a redirect or a different site on one: RFC
+    /// 3986 §6.2.3 normalizes within a scheme only, and `http` and `https`
+    /// are different origins that may reach different servers. Not in
+    /// `safe`.
     FoldHttps,
     /// Drop trailing dots of a domain (`example.com.` → `example.com`).
     /// Risk: none in practice. The dot only marks the name as fully
@@ -73,7 +79,9 @@ pub enum Rule {
     /// path segments `/(S(…))/`, and query parameters by name (`jsessionid`,
     /// `phpsessid`, `aspsessionidXXXXXXXX`, `cfid`, `cftoken`) or by name and
     /// value shape (`sid`, `sessionid`, `session_id`, `sessid` with ≥ 16
-    /// id characters). Risk: low; the shape check keeps `sid=3`.
+    /// id characters). Risk: low; the shape check keeps `sid=3`, but a name
+    /// is only a convention (a `sid` may be a site or story id). Not in
+    /// `safe`.
     RemoveSessionIds,
     /// Replace runs of `/` in the path by one `/` (special schemes only).
     /// Risk: low; a few servers route `//` differently (an empty segment is
@@ -104,7 +112,8 @@ pub enum Rule {
     /// (Lee et al.: 3% of the pages lost). Not in `safe`.
     RemoveTrailingSlash,
     /// Remove tracking parameters (`utm_*`, `gclid`, `fbclid`, `msclkid`, …;
-    /// list configurable). Risk: low; they do not select content.
+    /// list configurable). Risk: low; they are meant not to select content,
+    /// but the server sees them and may vary on them. Not in `safe`.
     RemoveTrackingParams,
     /// Remove empty parameters (`a=1&&b=2&` → `a=1&b=2`). Risk: none for
     /// servers that parse the query as form data (the URL Standard's
@@ -123,7 +132,8 @@ pub enum Rule {
     /// `a=1` to a server that counts values).
     SortQuery,
     /// Sort query parameters as whole `name=value` strings (the Internet
-    /// Archive's and urlcanon's order). Risk: as `SortQuery`, plus list order.
+    /// Archive's and urlcanon's order). Risk: as `SortQuery`, plus list order
+    /// (`a=2&a=1` becomes `a=1&a=2`). Not in `safe`.
     SortQueryPairs,
     /// Drop an empty query (`/a?` → `/a`). Risk: none in practice, but RFC
     /// 3986 §6.2.3 keeps an empty query distinct from none (only an empty
