@@ -158,18 +158,22 @@ pub enum Rule {
     /// Evidence: Google deprecated the AJAX scheme in 2015 and renders pages
     /// instead, so a crawler that runs scripts gets a different page per
     /// route, and `#/` routes are the common form of today's single-page
-    /// applications. In the corpus's links (`corpus/urls`), 25 URLs have `#!`
-    /// routes on 11 pages (twitter.com/#!/user, forum threads, checkouts) and
-    /// 27 have `#/` routes on 26 (app stores, logins, shops); 3,377 have
-    /// other fragments, all anchors or click-tracking markers. An element id
-    /// starting with `/` or `!` is rare, so keeping those costs little
-    /// redundancy. The empty hash-bang `#!` is dropped: the AJAX scheme maps
-    /// it to an empty `_escaped_fragment_=`, the page's initial state.
+    /// applications. Among the distinct absolute links of the corpus
+    /// (`corpus/urls`: `absolute_links.txt`, `page_urls.txt`, the raw values
+    /// of `extracted_links.tsv.gz`), 25 have `#!` routes on 11 pages
+    /// (twitter.com/#!/user, forum threads, checkouts) and 27 have `#/`
+    /// routes on 26 pages (app stores, logins, shops); of the 4,107 others,
+    /// 3,377 are anchors (`#top`), 567 `name=value` markers, mostly click
+    /// tracking (`#e=NavLink`), and 163 empty. An element id starting with
+    /// `/` or `!` is rare, so keeping those costs little redundancy. The
+    /// empty hash-bang `#!` is dropped: the AJAX scheme maps it to an empty
+    /// `_escaped_fragment_=`, the page's initial state.
     ///
-    /// Risk: a router whose routes start with neither `!` nor `/` (Backbone's
-    /// `#about`) merges: it cannot be told from an anchor by its syntax, and
-    /// keeping every fragment would key each page once per anchor linked to.
-    /// In `safe`.
+    /// Risk: low: a router whose routes start with neither `!` nor `/`
+    /// (Backbone's `#about`) or a view state written `#page=2` merges with
+    /// the page: neither can be told from an anchor or a tracking marker by
+    /// its syntax, and keeping every fragment would key each page once per
+    /// anchor linked to. In `safe`.
     DropAnchor,
     /// Drop every fragment, routes included (the fragment is never sent to
     /// the server; Lee et al. and urlcanon's "aggressive" drop it). Risk:
