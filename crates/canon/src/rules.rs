@@ -97,9 +97,9 @@ pub enum Rule {
     /// Lee et al. 2005: lower-case the path. Risk: high on case-sensitive
     /// servers (most non-Windows servers): RFC 3986 §6.2.2.1 limits case
     /// normalization to the scheme, host and hex digits, and Lee et al.
-    /// measured 1% of the pages lost on a 2003 Korean crawl with many IIS
-    /// sites — on a Unix-served crawl `/Docs` and `/docs` are usually
-    /// different files. Never in `safe`.
+    /// measured 1% of the pages lost on a 2003 crawl of Korean sites; on a
+    /// case-sensitive server `/Docs` and `/docs` are different files
+    /// (their `acm.org/pubs` vs `acm.org/PUBS` example). Never in `safe`.
     LowercasePath,
     /// Lee et al. 2005, option 2: append `/` to a non-empty path that does not
     /// end in one (`/a` → `/a/`). Risk: medium; `/a` and `/a/` are usually one
