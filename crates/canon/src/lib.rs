@@ -18,6 +18,13 @@
 //!     c.canonicalize("https://WWW.Example.com/a/?utm_source=x&b=2&a=1#top").unwrap(),
 //!     "http://example.com/a?a=1&b=2"
 //! );
+//! // `safe` drops in-page anchors but keeps hash-bang and `#/` routes.
+//! let mut safe = Canonicalizer::new(Profile::safe());
+//! assert_eq!(safe.canonicalize("http://example.com/#top").unwrap(), "http://example.com/");
+//! assert_eq!(
+//!     safe.canonicalize("http://example.com/#!/user/42").unwrap(),
+//!     "http://example.com/#!/user/42"
+//! );
 //! let mut surt = Canonicalizer::new(Profile::builtin("surt").unwrap());
 //! assert_eq!(surt.key("http://www.example.com/a?b=1").unwrap(), "com,example)/a?b=1");
 //! ```
@@ -188,7 +195,8 @@ impl Canonicalizer {
 }
 
 /// The SURT of a WHATWG-serialized URL (scheme dropped, as in CDX keys);
-/// URLs without a host are their own key.
+/// URLs without a host are their own key. A fragment the profile kept (a
+/// `#!` or `#/` route) stays in the key, so routes stay distinct.
 fn surt_of(href: &str, out: &mut String) {
     let Ok(u) = Url::parse(href) else {
         out.push_str(href);
@@ -204,6 +212,7 @@ fn surt_of(href: &str, out: &mut String) {
         u.port(),
         u.pathname(),
         u.query(),
+        u.fragment(),
         out,
     );
 }

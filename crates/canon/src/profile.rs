@@ -5,11 +5,25 @@
 //! | profile | what it is |
 //! |---|---|
 //! | `whatwg` | WHATWG parse + serialize, nothing else |
-//! | `safe` | `whatwg` + the RFC 3986 §6 semantic-preserving steps (decode unreserved, upper-case hex, drop fragment, drop trailing host dot) — the default |
-//! | `lee2005` | `safe` + Lee, Kim & Hong (2005): lower-case path, add trailing slash, remove default pages |
-//! | `aggressive` | `safe` + crawler conventions (urlcanon's "aggressive"): www, https, userinfo, session ids, tracking parameters, empty parameters, sorting, lower-casing, slashes |
+//! | `safe` | `whatwg` + the RFC 3986 §6 semantic-preserving steps (decode unreserved, upper-case hex, drop trailing host dot) + drop in-page anchors but keep `#!`/`#/` route fragments — the default; never merges different pages |
+//! | `lee2005` | `safe` + Lee, Kim & Hong (2005): lower-case path, add trailing slash, remove default pages, drop every fragment |
+//! | `aggressive` | `safe` + crawler conventions (urlcanon's "aggressive"): www, https, userinfo, session ids, tracking parameters, empty parameters, sorting, lower-casing, slashes, every fragment |
 //! | `surt` | the Internet Archive canonicalizer, keyed by SURT (CDX-compatible) |
 //! | `safebrowsing` | Google Safe Browsing canonicalization |
+//!
+//! What "never merges different pages" means for `safe`: two URLs get one
+//! key only if a browser sends the same request for both (the WHATWG parser's
+//! own normalizations: host case and IDNA, IPv4 forms, default port, dot
+//! segments) or RFC 3986 §6.2.2 defines them equal (unreserved `%XX`, hex
+//! case), and, once loaded, shows the same route (in-page anchors differ
+//! only by scroll position; `#!` and `#/` routes are kept). Path case, query
+//! order and duplicates, trailing slashes, default pages, `www.`, empty
+//! queries and encoded delimiters (`%2F`, `%3F`, `%26`, `%3D`, `%23`) are
+//! all kept: each can select a different page (see each [`Rule`] for the
+//! evidence). The one residual risk is a router whose routes look like
+//! anchors (`#about`, see [`Rule::DropAnchor`]). `surt` and `safebrowsing`
+//! follow external algorithms that drop every fragment, so they do not keep
+//! routes.
 //!
 //! Custom profiles start from a built-in and add or remove rules, from CLI
 //! flags ([`Profile::edit`]) or a small TOML file ([`Profile::from_toml`]):
@@ -17,7 +31,7 @@
 //! ```toml
 //! base = "safe"                     # a built-in profile to start from
 //! add = ["strip-www", "sort-query"] # rule names (see `Rule::name`)
-//! remove = ["drop-fragment"]
+//! remove = ["drop-anchor"]        # keep every fragment
 //! key = "url"                       # or "surt"
 //! extra_tracking_params = ["ref_src"]
 //! # default_pages = [...], tracking_params = [...] replace the lists
@@ -42,7 +56,9 @@ pub enum Engine {
 pub enum KeyForm {
     /// The canonical URL itself.
     Url,
-    /// The SURT of the canonical URL (`com,example)/path?q`).
+    /// The SURT of the canonical URL (`com,example)/path?q#!/route`): the
+    /// scheme and userinfo are not part of it (as in CDX keys), a kept
+    /// fragment is.
     Surt,
 }
 
@@ -88,7 +104,7 @@ pub enum ProfileError {
 const SAFE: &[Rule] = &[
     Rule::DecodeUnreserved,
     Rule::UppercasePercentEncoding,
-    Rule::DropFragment,
+    Rule::DropAnchor,
     Rule::DropTrailingHostDot,
 ];
 
@@ -96,6 +112,8 @@ const LEE2005: &[Rule] = &[
     Rule::LowercasePath,
     Rule::AddTrailingSlash,
     Rule::RemoveDefaultPage,
+    // The paper's "standard normalization" truncates every fragment.
+    Rule::DropFragment,
 ];
 
 const AGGRESSIVE: &[Rule] = &[
@@ -113,6 +131,7 @@ const AGGRESSIVE: &[Rule] = &[
     Rule::LowercaseQuery,
     Rule::SortQuery,
     Rule::DropEmptyQuery,
+    Rule::DropFragment,
 ];
 
 impl Profile {
@@ -245,10 +264,10 @@ mod tests {
             Err(ProfileError::UnknownProfile(_))
         ));
         let p = Profile::safe()
-            .edit(&["+strip-www", "-drop-fragment"])
+            .edit(&["+strip-www", "-drop-anchor"])
             .unwrap();
         assert!(p.rules.contains(Rule::StripWww));
-        assert!(!p.rules.contains(Rule::DropFragment));
+        assert!(!p.rules.contains(Rule::DropAnchor));
         assert_eq!(p.name, "safe*");
         assert!(matches!(
             Profile::safe().edit(&["+nope"]),
@@ -267,14 +286,14 @@ mod tests {
             name = "mine"
             base = "safe"
             add = ["sort-query"]
-            remove = ["drop-fragment"]
+            remove = ["drop-anchor"]
             key = "surt"
             extra_tracking_params = ["ref_src"]
             "#,
         )
         .unwrap();
         assert_eq!(p.name, "mine");
-        assert!(p.rules.contains(Rule::SortQuery) && !p.rules.contains(Rule::DropFragment));
+        assert!(p.rules.contains(Rule::SortQuery) && !p.rules.contains(Rule::DropAnchor));
         assert_eq!(p.key, KeyForm::Surt);
         assert!(p.lists.tracking_params.iter().any(|t| t == "ref_src"));
         assert!(matches!(

@@ -135,13 +135,16 @@ fn strip_http_prefix(s: &[u8]) -> Option<&[u8]> {
 }
 
 /// The SURT form of a host and the rest of an already-canonical URL
-/// (`host`, `port`, `path`, `query`), for keys of WHATWG-based profiles.
+/// (`host`, `port`, `path`, `query`, `fragment`), for keys of WHATWG-based
+/// profiles. A fragment follows the query after `#`, where the Internet
+/// Archive's `surt` library writes one its canonicalizer kept.
 pub(crate) fn surt_key(
     host: &str,
     host_is_name: bool,
     port: &str,
     path: &str,
     query: Option<&str>,
+    fragment: Option<&str>,
     out: &mut String,
 ) {
     if host_is_name {
@@ -158,6 +161,10 @@ pub(crate) fn surt_key(
     if let Some(q) = query {
         out.push('?');
         out.push_str(q);
+    }
+    if let Some(f) = fragment {
+        out.push('#');
+        out.push_str(f);
     }
 }
 

@@ -94,6 +94,11 @@ fn profiles() -> Vec<Profile> {
     surt_key.key = spinneret_canon::KeyForm::Surt;
     surt_key.name = "aggressive+surt-key".into();
     ps.push(surt_key);
+    // `safe` keeps route fragments, and its SURT key carries them.
+    let mut safe_surt = Profile::safe();
+    safe_surt.key = spinneret_canon::KeyForm::Surt;
+    safe_surt.name = "safe+surt-key".into();
+    ps.push(safe_surt);
     ps
 }
 
