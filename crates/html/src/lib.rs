@@ -37,7 +37,8 @@ mod tokenizer;
 mod tree_builder;
 
 pub use dom::{
-    AttrRef, Descendants, Document, ElementRef, NodeId, NodeKind, NodeRef, SerializeOptions,
+    Adopted, AttrRef, Descendants, Document, ElementRef, NodeId, NodeKind, NodeRef,
+    SerializeOptions,
 };
 pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;

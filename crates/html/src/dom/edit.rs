@@ -184,11 +184,9 @@ impl Document {
         );
     }
 
-    /// The DOM's *ensure pre-insertion validity*, for a tree of one
-    /// document.
-    fn check_insertion(&self, parent: NodeId, child: NodeId) {
+    /// That `parent` is a node of this document that can have children.
+    pub(super) fn check_parent(&self, parent: NodeId) {
         self.check_id(parent);
-        self.check_id(child);
         assert!(
             matches!(
                 self.nodes[parent.index()].data,
@@ -196,6 +194,13 @@ impl Document {
             ),
             "{parent:?} cannot have children"
         );
+    }
+
+    /// The DOM's *ensure pre-insertion validity*, for a tree of one
+    /// document.
+    fn check_insertion(&self, parent: NodeId, child: NodeId) {
+        self.check_parent(parent);
+        self.check_id(child);
         let c = &self.nodes[child.index()];
         assert!(
             !matches!(c.data, Data::Document | Data::Fragment),

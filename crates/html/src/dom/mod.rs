@@ -26,8 +26,11 @@
 //! nodes (removed by the adoption agency, or by [`Document::detach`])
 //! keep their slot with no parent. A document can also be built or
 //! changed by hand ([`Document::new`], [`Document::create_element`],
-//! [`Document::append_child`], …), which keeps the same invariants.
+//! [`Document::append_child`], …), which keeps the same invariants, and
+//! documents built apart join with [`Document::adopt_children`], which
+//! moves a whole arena at once.
 
+mod adopt;
 mod build;
 mod dump;
 mod edit;
@@ -35,6 +38,7 @@ mod serialize;
 mod text;
 mod visible_text;
 
+pub use adopt::Adopted;
 pub(crate) use build::DomSink;
 pub use serialize::SerializeOptions;
 

@@ -123,3 +123,63 @@ impl TextStore {
             + self.owned.iter().map(String::capacity).sum::<usize>()
     }
 }
+
+/// Where the text of a [`TextStore`] moved into another went: see
+/// [`TextStore::absorb`].
+pub(super) struct TextMove {
+    /// Whether the two stores kept the same input (its spans stay).
+    same_source: bool,
+    /// Where the absorbed store's input starts in the shared buffer, when
+    /// it was another input.
+    source_at: usize,
+    /// Where the absorbed store's shared buffer starts in this one's.
+    extra_at: usize,
+    /// Where the absorbed store's own strings start in this one's.
+    owned_at: usize,
+}
+
+impl TextStore {
+    /// Moves the text of `other` into this store, in one append per
+    /// buffer: its input (unless it is the same input as this store's),
+    /// its shared buffer and its own strings. [`TextStore::relocate`] then
+    /// gives each of its references' new value.
+    pub fn absorb(&mut self, other: TextStore) -> TextMove {
+        let same_source = other.source == self.source;
+        let source_at = self.extra.len();
+        if !same_source {
+            self.extra.push_str(&other.source);
+        }
+        let extra_at = self.extra.len();
+        self.extra.push_str(&other.extra);
+        let owned_at = self.owned.len();
+        self.owned.extend(other.owned);
+        TextMove {
+            same_source,
+            source_at,
+            extra_at,
+            owned_at,
+        }
+    }
+
+    /// The reference, in this store, of a reference `t` of a store it
+    /// absorbed with `moved`.
+    pub fn relocate(&mut self, moved: &TextMove, t: TextRef) -> TextRef {
+        let in_extra = |at: usize, start: u32, len: u32| {
+            let start = u32::try_from(at + start as usize).ok()?;
+            start.checked_add(len)?;
+            Some(TextRef::Extra { start, len })
+        };
+        let (at, start, len) = match t {
+            TextRef::Source { .. } if moved.same_source => return t,
+            TextRef::Source { start, len } => (moved.source_at, start, len),
+            TextRef::Extra { start, len } => (moved.extra_at, start, len),
+            TextRef::Owned(i) => return TextRef::Owned(i + moved.owned_at as u32),
+        };
+        in_extra(at, start, len).unwrap_or_else(|| {
+            // Past the reach of a `u32` span: a string of its own.
+            let text = self.extra[at + start as usize..][..len as usize].to_owned();
+            self.owned.push(text);
+            TextRef::Owned((self.owned.len() - 1) as u32)
+        })
+    }
+}
