@@ -326,3 +326,107 @@ fn snippets_equal_html5ever() {
         }
     }
 }
+
+/// Tags that misnest formatting elements over deep stacks: the adoption
+/// agency's rounds, the reconstruction of formatting elements, the Noah's
+/// Ark clause and foster parenting, with runs of elements above the
+/// adoption point long enough that the tree builder leaves holes in its
+/// stack instead of moving the entries above (see `OpenElements` in
+/// src/tree_builder/state.rs). Kept clear of the inputs where html5ever
+/// deviates from the standard (`template` in tables, SVG and MathML).
+const MISNESTING_TOKENS: &[&str] = &[
+    "<b>",
+    "<i>",
+    "<a>",
+    "<em>",
+    "<nobr>",
+    "<font color=1>",
+    "<b id=1>",
+    "<b id=2>",
+    "</b>",
+    "</i>",
+    "</a>",
+    "</em>",
+    "</nobr>",
+    "</font>",
+    "<span>",
+    "</span>",
+    "<div>",
+    "</div>",
+    "<p>",
+    "</p>",
+    "<li>",
+    "<ul>",
+    "</ul>",
+    "<table>",
+    "<tr>",
+    "<td>",
+    "</td>",
+    "</table>",
+    "<caption>",
+    "<object>",
+    "</object>",
+    "x",
+    " ",
+    "<br>",
+    "<button>",
+    "</button>",
+    "<h1>",
+    "</h2>",
+    "<dd>",
+    "<select>",
+    "<option>",
+    "</select>",
+];
+
+/// A run of `n` copies of one element: a long stretch above the adoption
+/// point.
+fn deep_run(rng: &mut spinneret_testdata::Rng) -> String {
+    let tag = rng.pick(&["<em>", "<span>", "<div>", "<i>", "<span><div>"]);
+    tag.repeat(33 + rng.below(40))
+}
+
+#[test]
+fn generated_misnesting_equals_html5ever() {
+    let mut rng = spinneret_testdata::Rng(0x5eed_ab0d);
+    // Fixed cases first: each removes elements from the stack below a run
+    // of more than 32 entries, in a document and after a table.
+    let mut inputs: Vec<String> = vec![
+        format!("<b><span><div>{}</b>x", "<em>".repeat(40)),
+        format!("<b>{}{}", "<span><div>".repeat(50), "</b>".repeat(50)),
+        format!("<i><b><span><div>{}</i></b>y", "<em>".repeat(40)),
+        format!(
+            "<table><tr><td><b><span><p>{}</b><table>z",
+            "<em>".repeat(40)
+        ),
+        format!("<a><span><div>{}<a>q</a>", "<span>".repeat(40)),
+    ];
+    for _ in 0..1500 {
+        let len = 20 + rng.below(120);
+        let mut input = String::new();
+        for _ in 0..len {
+            if rng.below(12) == 0 {
+                input.push_str(&deep_run(&mut rng));
+            } else {
+                input.push_str(rng.pick(MISNESTING_TOKENS));
+            }
+        }
+        inputs.push(input);
+    }
+    let mut differences = Vec::new();
+    for input in &inputs {
+        let (ours, theirs) = (
+            our_dump(input, false),
+            html5ever_document_dump(input, false),
+        );
+        if ours != theirs {
+            differences.push(format!("{input:?}\n{}", first_difference(&ours, &theirs)));
+        }
+    }
+    println!(
+        "generated misnesting: {} inputs, {} differ",
+        inputs.len(),
+        differences.len()
+    );
+    assert!(differences.is_empty(), "{}", differences.join("\n\n"));
+}

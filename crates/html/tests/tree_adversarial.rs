@@ -62,21 +62,12 @@ const MAX_BYTES_PER_INPUT_BYTE: usize = 40;
 /// with what is measured to be quadratic: they are measured at a hundredth
 /// of their size, printed and counted, not failed. Each is a bug to fix in
 /// the tree builder; removing a line here makes the flood checked.
-const KNOWN_SUPERLINEAR: &[(&str, &str)] = &[
-    (
-        "<b> + (<span><div>) × n + </b> × n (adoption agency removes from a deep stack)",
-        "each round of the adoption agency removes the `span` between the \
-         formatting element and the furthest block from the stack of open \
-         elements, and the entries above it move down: O(depth) per round \
-         (a stack with holes would make it O(1))",
-    ),
-    (
-        "(<b id=j>) × 3 for n ids, n × <i id=k>, then <b id=j> for each id (Noah's Ark, interleaved)",
-        "each `b` finds the earliest of its three equal entries behind the \
+const KNOWN_SUPERLINEAR: &[(&str, &str)] = &[(
+    "(<b id=j>) × 3 for n ids, n × <i id=k>, then <b id=j> for each id (Noah's Ark, interleaved)",
+    "each `b` finds the earliest of its three equal entries behind the \
          run of `i` entries and removes it from the middle of the list: \
          O(list) per tag",
-    ),
-];
+)];
 
 /// A generated input: `build(n)` at full size, `build(n / 10)` and
 /// `build(n / 100)` smaller.

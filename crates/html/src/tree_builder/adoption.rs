@@ -9,6 +9,10 @@ use super::tag_sets::is_special;
 use super::{TreeBuilder, TreeErrorKind, TreeSink};
 use crate::names::LocalName;
 
+/// How many entries above it may move when the adoption agency removes
+/// elements from the stack; with more, holes are left instead.
+const MOVE_AT_MOST: usize = 32;
+
 impl<S: TreeSink> TreeBuilder<S> {
     /// Runs the adoption agency algorithm for an end tag `subject`.
     /// Returns true when the caller must act as for "any other end tag".
@@ -53,7 +57,11 @@ impl<S: TreeSink> TreeBuilder<S> {
                 return false;
             };
             let furthest_block = self.state.open[fb_stack];
-            let common_ancestor = fe_stack - 1;
+            let common_ancestor = self
+                .state
+                .open
+                .live_before(fe_stack)
+                .expect("the root is below a formatting element");
             let mut bookmark = fe_list;
             // The inner loop walks the stack from the furthest block down
             // to the formatting element. It leaves the stack as it is and
@@ -67,9 +75,12 @@ impl<S: TreeSink> TreeBuilder<S> {
             let mut last_node = furthest_block.node;
             let mut inner = 0;
             loop {
-                inner += 1;
                 node_index -= 1;
                 let node = self.state.open[node_index];
+                if node.is_hole() {
+                    continue;
+                }
+                inner += 1;
                 if node.node == fe {
                     break;
                 }
@@ -130,7 +141,8 @@ impl<S: TreeSink> TreeBuilder<S> {
             self.sink.append(furthest_block.node, new);
             // The stack from the formatting element to the furthest block
             // becomes: the kept clones (bottom first), the furthest block,
-            // the new element.
+            // the new element. When the entries removed from it would make
+            // many entries above move, holes take their places instead.
             let new_open = Open {
                 node: new,
                 info: ElemInfo::html(subject),
@@ -142,14 +154,23 @@ impl<S: TreeSink> TreeBuilder<S> {
             region[kept_len] = furthest_block;
             let region = &region[..kept_len + 2];
             let removed = fb_stack + 1 - fe_stack - region.len();
-            self.state.open.splice(fe_stack, fb_stack + 1, region);
-            if removed > 0 {
-                self.state.formatting.shift_slots(fb_stack + 1, removed);
-            }
+            let above = self.state.open.len() - (fb_stack + 1);
+            let base = if removed == 0 || above <= MOVE_AT_MOST {
+                self.state.open.splice(fe_stack, fb_stack + 1, region);
+                if removed > 0 {
+                    self.state.formatting.shift_slots(fb_stack + 1, removed);
+                }
+                fe_stack
+            } else {
+                self.state
+                    .open
+                    .rewrite_with_holes(fe_stack, fb_stack + 1, region);
+                fe_stack + removed
+            };
             for (j, (open, list_index)) in kept[..kept_len].iter().rev().flatten().enumerate() {
                 self.state
                     .formatting
-                    .replace_node(*list_index, open.node, fe_stack + j);
+                    .replace_node(*list_index, open.node, base + j);
             }
             // Replace the formatting element in the list (at the bookmark).
             self.state.formatting.remove(fe_list);
@@ -161,7 +182,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                 at,
                 FormattingElement {
                     node: new,
-                    slot: (fe_stack + kept_len + 1) as u32,
+                    slot: (base + kept_len + 1) as u32,
                     ..fe_entry
                 },
             );

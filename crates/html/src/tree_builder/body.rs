@@ -109,18 +109,22 @@ impl<S: TreeSink> TreeBuilder<S> {
             | L::Title => return self.in_head(token),
             L::Body => {
                 self.error(TreeErrorKind::UnexpectedStartTag);
-                let second_is_body = self.state.open.get(1).is_some_and(|o| o.is_html(L::Body));
-                if second_is_body && !self.stack_has(L::Template) {
+                let second = self.state.open.second().copied();
+                if let Some(body) = second.filter(|o| o.is_html(L::Body))
+                    && !self.stack_has(L::Template)
+                {
                     self.state.frameset_ok = false;
-                    let body = self.state.open[1].node;
+                    let body = body.node;
                     self.sink.add_attrs_if_missing(body, tag.attrs);
                 }
             }
             L::Frameset => {
                 self.error(TreeErrorKind::UnexpectedStartTag);
-                let second_is_body = self.state.open.get(1).is_some_and(|o| o.is_html(L::Body));
-                if second_is_body && self.state.frameset_ok {
-                    let body = self.state.open[1].node;
+                let second = self.state.open.second().copied();
+                if let Some(body) = second.filter(|o| o.is_html(L::Body))
+                    && self.state.frameset_ok
+                {
+                    let body = body.node;
                     self.sink.detach(body);
                     self.state.open.truncate(1);
                     self.insert_html_element(&tag);

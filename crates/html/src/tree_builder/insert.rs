@@ -55,8 +55,8 @@ impl<S: TreeSink> TreeBuilder<S> {
             if self.sink.has_parent(table_node) {
                 return InsertAt::Before(table_node);
             }
-            let previous = open[table - 1];
-            return self.inside(previous);
+            let previous = open.live_before(table).map(|i| open[i]);
+            return self.inside(previous.expect("the root is below the table"));
         }
         self.inside(target)
     }

@@ -29,7 +29,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         target: impl Fn(&Open<S::Handle>) -> bool,
     ) -> bool {
         for open in self.state.open.iter().rev() {
-            if target(open) {
+            if target(open) && !open.is_hole() {
                 return true;
             }
             if bounds_scope(&open.info, scope) {
@@ -96,7 +96,10 @@ impl<S: TreeSink> TreeBuilder<S> {
 
     /// The stack position of `node`.
     pub(crate) fn stack_position(&self, node: S::Handle) -> Option<usize> {
-        self.state.open.iter().rposition(|o| o.node == node)
+        self.state
+            .open
+            .iter()
+            .rposition(|o| o.node == node && !o.is_hole())
     }
 
     /// Removes the entry at `index` from the stack of open elements,
@@ -129,7 +132,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         self.state
             .open
             .get(entry.slot as usize)
-            .is_some_and(|o| o.node == entry.node)
+            .is_some_and(|o| o.node == entry.node && !o.is_hole())
     }
 
     /// Pushes the formatting element `node` (the current node, just

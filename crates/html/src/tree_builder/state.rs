@@ -70,6 +70,10 @@ pub struct Key(u32);
 const OTHER: u32 = 1 << 16;
 
 impl Key {
+    /// The key of a hole in the stack of open elements (see
+    /// [`OpenElements`]): no element has it.
+    const HOLE: Key = Key(u32::MAX);
+
     pub(crate) const fn known(name: LocalName) -> Key {
         Key(name as u16 as u32)
     }
@@ -149,6 +153,28 @@ pub struct Open<H> {
     pub info: ElemInfo,
 }
 
+impl<H> Open<H> {
+    /// A hole where the element `node` was: an entry that is no element.
+    /// Its info matches no name, is in no namespace's HTML rules and
+    /// bounds no scope, so walks of the stack pass over it.
+    pub(crate) fn hole(node: H) -> Open<H> {
+        Open {
+            node,
+            info: ElemInfo {
+                ns: Namespace::Svg,
+                key: Key::HOLE,
+                html_integration_point: false,
+            },
+        }
+    }
+
+    /// Whether the entry is a hole.
+    #[inline]
+    pub(crate) fn is_hole(&self) -> bool {
+        self.info.key == Key::HOLE
+    }
+}
+
 /// The stack of open elements: a vector of [`Open`] entries (read it as
 /// a slice) with two indexes that keep the scope checks of the standard
 /// from walking the whole stack:
@@ -161,10 +187,20 @@ pub struct Open<H> {
 ///   (`table`, `td`, `template`, …), so that "the node is in scope" is one
 ///   comparison for a node whose position is known.
 ///
-/// Invariants: `counts[i]` is the number of entries whose key has index
-/// `i` (see [`key_index`]); `boundaries` holds, in increasing order, the
-/// positions of the entries that bound the default scope. Every mutation
-/// goes through the methods here.
+/// The stack may hold *holes* ([`Open::hole`]): entries that are no
+/// element, left where the adoption agency removed elements from deep in
+/// the stack, so that the entries above do not move (which would cost the
+/// depth on every round of a flood of misnested tags). Holes match
+/// nothing and bound nothing, so the standard's walks pass over them; the
+/// code that needs "the element before" or "the second element" asks
+/// [`OpenElements::live_before`] / [`OpenElements::second`]. The top entry
+/// is never a hole (popping removes the holes it uncovers).
+///
+/// Invariants: `counts[i]` is the number of elements (holes excluded)
+/// whose key has index `i` (see [`key_index`]); `boundaries` holds, in
+/// increasing order, the positions of the entries that bound the default
+/// scope; the last entry is no hole. Every mutation goes through the
+/// methods here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpenElements<H> {
     items: Vec<Open<H>>,
@@ -204,6 +240,9 @@ impl<H: Copy> OpenElements<H> {
     /// Counts `info` in (`add`) or out.
     #[inline(always)]
     fn count(&mut self, info: &ElemInfo, add: bool) {
+        if info.key == Key::HOLE {
+            return;
+        }
         let i = key_index(info.key);
         if i >= self.counts.len() {
             self.count_slow(i, add);
@@ -260,7 +299,49 @@ impl<H: Copy> OpenElements<H> {
         if self.boundaries.last() == Some(&(self.items.len() as u32)) {
             self.boundaries.pop();
         }
+        if self.items.last().is_some_and(Open::is_hole) {
+            self.pop_holes();
+        }
         Some(open)
+    }
+
+    /// Pops the holes at the top.
+    #[cold]
+    fn pop_holes(&mut self) {
+        while self.items.last().is_some_and(Open::is_hole) {
+            self.items.pop();
+        }
+    }
+
+    /// The position of the last element before position `index`.
+    pub(crate) fn live_before(&self, index: usize) -> Option<usize> {
+        self.items[..index].iter().rposition(|o| !o.is_hole())
+    }
+
+    /// The second element of the stack (after the root), if any.
+    pub(crate) fn second(&self) -> Option<&Open<H>> {
+        self.items.iter().filter(|o| !o.is_hole()).nth(1)
+    }
+
+    /// Replaces the entries `start..end` with `entries` (no more of them
+    /// than they replace) and holes below them: `entries` end at `end`,
+    /// and no entry above moves. Costs `end - start`.
+    pub(crate) fn rewrite_with_holes(&mut self, start: usize, end: usize, entries: &[Open<H>]) {
+        debug_assert!(entries.len() <= end - start && end < self.items.len());
+        for i in start..end {
+            let info = self.items[i].info;
+            self.count(&info, false);
+            debug_assert!(!bounds_default_scope(&info));
+        }
+        for open in entries {
+            self.count(&open.info, true);
+            debug_assert!(!bounds_default_scope(&open.info));
+        }
+        let first = end - entries.len();
+        for i in start..first {
+            self.items[i] = Open::hole(self.items[i].node);
+        }
+        self.items[first..end].copy_from_slice(entries);
     }
 
     /// Pops entries until `len` remain.
@@ -293,6 +374,7 @@ impl<H: Copy> OpenElements<H> {
         let gap = end - start - entries.len();
         if gap > 0 {
             self.items.drain(start + entries.len()..end);
+            self.pop_holes();
         }
         // The boundaries: those below the region stay; those in it are
         // re-derived from `entries`; those above move down by `gap`.
