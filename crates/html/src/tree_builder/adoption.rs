@@ -4,14 +4,11 @@
 //! active formatting elements after 3 inner ones).
 
 use super::formatting_list::{FormattingElement, is_formatting_key};
+use super::stack::MOVE_AT_MOST;
 use super::state::{ElemInfo, Open};
 use super::tag_sets::is_special;
 use super::{TreeBuilder, TreeErrorKind, TreeSink};
 use crate::names::LocalName;
-
-/// How many entries above it may move when the adoption agency removes
-/// elements from the stack; with more, holes are left instead.
-const MOVE_AT_MOST: usize = 32;
 
 impl<S: TreeSink> TreeBuilder<S> {
     /// Runs the adoption agency algorithm for an end tag `subject`.
@@ -30,7 +27,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         for _ in 0..8 {
             // The last formatting element named `subject` after the last
             // marker.
-            let Some((mut fe_list, fe_entry)) = self.state.formatting.last_named(subject) else {
+            let Some((fe_list, fe_entry)) = self.state.formatting.last_named(subject) else {
                 return true;
             };
             let fe = fe_entry.node;
@@ -92,18 +89,9 @@ impl<S: TreeSink> TreeBuilder<S> {
                 if inner > 3
                     && let Some(i) = in_list
                 {
+                    // A hole takes its place (or the list ends before it):
+                    // no other position changes.
                     self.state.formatting.remove(i);
-                    if i < bookmark {
-                        bookmark -= 1;
-                    }
-                    if i < fe_list {
-                        fe_list -= 1;
-                    }
-                    for (_, list_index) in kept.iter_mut().flatten() {
-                        if i < *list_index {
-                            *list_index -= 1;
-                        }
-                    }
                     in_list = None;
                 }
                 // A node not in the list leaves the stack: it is not kept.
@@ -155,7 +143,8 @@ impl<S: TreeSink> TreeBuilder<S> {
             let region = &region[..kept_len + 2];
             let removed = fb_stack + 1 - fe_stack - region.len();
             let above = self.state.open.len() - (fb_stack + 1);
-            let base = if removed == 0 || above <= MOVE_AT_MOST {
+            let moves = above <= MOVE_AT_MOST && self.state.formatting.len() <= MOVE_AT_MOST;
+            let base = if removed == 0 || moves {
                 self.state.open.splice(fe_stack, fb_stack + 1, region);
                 if removed > 0 {
                     self.state.formatting.shift_slots(fb_stack + 1, removed);
@@ -172,14 +161,10 @@ impl<S: TreeSink> TreeBuilder<S> {
                     .formatting
                     .replace_node(*list_index, open.node, base + j);
             }
-            // Replace the formatting element in the list (at the bookmark).
-            self.state.formatting.remove(fe_list);
-            if fe_list < bookmark {
-                bookmark -= 1;
-            }
-            let at = bookmark.min(self.state.formatting.len());
-            self.state.formatting.insert(
-                at,
+            // Replace the formatting element in the list, at the bookmark.
+            self.state.formatting.replace_at_bookmark(
+                fe_list,
+                bookmark,
                 FormattingElement {
                     node: new,
                     slot: (base + kept_len + 1) as u32,

@@ -11,12 +11,19 @@
 //! `<b id=…>` start tags with all-different attributes makes that list a
 //! million entries long. Here:
 //!
-//! - every entry carries its *section* (how many markers precede it) and a
-//!   fingerprint of its attributes, and the list counts its entries per
-//!   (section, name) and per (section, name, fingerprint): "none after the
-//!   last marker" and "fewer than three equal" are answered without a
-//!   walk; only when three entries share a fingerprint is the section
-//!   walked, comparing attributes for real;
+//! - every entry carries its *section* (how many markers precede it), and
+//!   the list counts its entries per (section, name): "none after the last
+//!   marker" and "fewer than three of that name" are answered without a
+//!   walk;
+//! - from the third entry of a name in a section on, those entries carry a
+//!   fingerprint of their attributes (the sink's
+//!   [`attributes_fingerprint`](super::TreeSink::attributes_fingerprint))
+//!   and the list keeps the positions of the entries of each (section,
+//!   name, fingerprint): the Noah's Ark clause compares attributes only
+//!   with those (three, unless fingerprints collide);
+//! - an entry removed from the middle leaves a [`Formatting::Hole`], so no
+//!   entry after it moves (holes are dropped in one pass when they
+//!   outnumber the entries);
 //! - every entry carries the position its element had on the stack of open
 //!   elements ([`FormattingElement::slot`]), kept exact by the tree builder
 //!   whenever entries of the stack move, so "is it open?" is one
@@ -24,8 +31,11 @@
 //!   that position (an element that leaves the stack never returns to it).
 //!
 //! Invariants: `sections` has one entry per marker plus one; the counts
-//! equal the number of element entries with each key; entries of one
-//! section are contiguous and sections increase along the list.
+//! equal the number of element entries with each key; `by_attrs` holds
+//! the position of every element entry whose (section, name) is counted
+//! by fingerprint, under its key, and no other; entries of one section
+//! are contiguous and sections increase along the list; the last entry is
+//! no hole; `holes` counts the holes.
 
 use super::state::Key;
 use crate::names::LocalName;
@@ -55,6 +65,9 @@ pub enum Formatting<H> {
     Marker,
     /// A formatting element (always HTML, always an interned name).
     Element(FormattingElement<H>),
+    /// Where an entry was removed: no entry (the standard's algorithms
+    /// pass over it).
+    Hole,
 }
 
 /// The list of active formatting elements; read it as a slice.
@@ -63,10 +76,16 @@ pub struct FormattingList<H> {
     entries: Vec<Formatting<H>>,
     /// One per section (markers + 1).
     sections: Vec<Section>,
-    /// Element entries per (section, name, attribute fingerprint), for
-    /// the (section, name) pairs that [`Section::counted`] marks.
-    by_attrs: HashMap<(u32, LocalName, u64), u32, foldhash::fast::FixedState>,
+    /// The positions of the element entries per (section, name, attribute
+    /// fingerprint), for the (section, name) pairs that
+    /// [`Section::counted`] marks.
+    by_attrs: HashMap<AttrsKey, Vec<u32>, foldhash::fast::FixedState>,
+    /// How many entries are holes.
+    holes: usize,
 }
+
+/// A (section, name, attribute fingerprint) key of [`FormattingList`].
+type AttrsKey = (u32, LocalName, u64);
 
 /// The counts of one section of the list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,6 +105,7 @@ impl<H> Default for FormattingList<H> {
             entries: Vec::new(),
             sections: vec![Section::default()],
             by_attrs: HashMap::default(),
+            holes: 0,
         }
     }
 }
@@ -104,7 +124,14 @@ impl<H: Copy + Eq> FormattingList<H> {
         self.sections.len() as u32 - 1
     }
 
-    fn count(&mut self, e: &FormattingElement<H>, add: bool) {
+    /// Whether the entries of `e`'s (section, name) are kept by
+    /// fingerprint.
+    fn keeps_attrs(&self, e: &FormattingElement<H>) -> bool {
+        self.sections[e.section as usize].counted & (1 << formatting_index(e.name)) != 0
+    }
+
+    /// Counts the element entry `e` at `index` in (`add`) or out.
+    fn count(&mut self, e: &FormattingElement<H>, index: usize, add: bool) {
         let i = formatting_index(e.name);
         let section = &mut self.sections[e.section as usize];
         if add {
@@ -113,22 +140,59 @@ impl<H: Copy + Eq> FormattingList<H> {
             section.by_name[i] -= 1;
         }
         if add && section.by_name[i] == 3 && section.counted & (1 << i) == 0 {
-            // Start counting this name's entries by attributes, with the
+            // Start keeping this name's entries by fingerprint, with the
             // two already in the section (always the last one: entries
             // are added to the last section only).
             section.counted |= 1 << i;
-            for f in self.entries.iter().rev() {
+            for (at, f) in self.entries.iter().enumerate().rev() {
                 match f {
                     Formatting::Marker => break,
                     Formatting::Element(f) if f.name == e.name => {
-                        count_key(&mut self.by_attrs, (f.section, f.name, f.attrs), true);
+                        let key = (f.section, f.name, f.attrs);
+                        self.by_attrs.entry(key).or_default().push(at as u32);
                     }
-                    Formatting::Element(_) => {}
+                    Formatting::Element(_) | Formatting::Hole => {}
                 }
             }
         }
-        if self.sections[e.section as usize].counted & (1 << i) != 0 {
-            count_key(&mut self.by_attrs, (e.section, e.name, e.attrs), add);
+        if self.keeps_attrs(e) {
+            let key = (e.section, e.name, e.attrs);
+            if add {
+                self.by_attrs.entry(key).or_default().push(index as u32);
+            } else if let Some(at) = self.by_attrs.get_mut(&key) {
+                at.retain(|&p| p as usize != index);
+                if at.is_empty() {
+                    self.by_attrs.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Records that the element entry `e` moved from `from` to `to`.
+    fn moved(&mut self, e: &FormattingElement<H>, from: usize, to: usize) {
+        if self.keeps_attrs(e)
+            && let Some(at) = self.by_attrs.get_mut(&(e.section, e.name, e.attrs))
+            && let Some(p) = at.iter_mut().find(|p| **p as usize == from)
+        {
+            *p = to as u32;
+        }
+    }
+
+    /// Drops the holes in one pass, when they outnumber the entries.
+    fn compact(&mut self) {
+        if self.holes <= 32 || self.holes * 2 <= self.entries.len() {
+            return;
+        }
+        self.entries.retain(|e| *e != Formatting::Hole);
+        self.holes = 0;
+        self.by_attrs.clear();
+        for (at, e) in self.entries.iter().enumerate() {
+            if let Formatting::Element(e) = e
+                && self.sections[e.section as usize].counted & (1 << formatting_index(e.name)) != 0
+            {
+                let key = (e.section, e.name, e.attrs);
+                self.by_attrs.entry(key).or_default().push(at as u32);
+            }
         }
     }
 
@@ -154,28 +218,22 @@ impl<H: Copy + Eq> FormattingList<H> {
             match entry {
                 Formatting::Marker => break,
                 Formatting::Element(e) if e.name == name => e.attrs = fingerprint(e.node),
-                Formatting::Element(_) => {}
+                Formatting::Element(_) | Formatting::Hole => {}
             }
         }
     }
 
-    /// How many elements named `name` with attribute fingerprint `attrs`
-    /// follow the last marker: exact from three elements named `name` on,
-    /// and then at least three.
-    pub(crate) fn equal_after_marker(&self, name: LocalName, attrs: u64) -> u32 {
-        let section = self.current_section();
-        let counted = self.sections[section as usize].counted & (1 << formatting_index(name));
-        if counted == 0 {
-            return self.named_after_marker(name);
-        }
-        self.by_attrs
-            .get(&(section, name, attrs))
-            .copied()
-            .unwrap_or(0)
+    /// The positions of the elements named `name` with attribute
+    /// fingerprint `attrs` after the last marker, once the entries of that
+    /// name are kept by fingerprint ([`Self::counts_attributes`]).
+    pub(crate) fn equal_after_marker(&self, name: LocalName, attrs: u64) -> &[u32] {
+        let key = (self.current_section(), name, attrs);
+        self.by_attrs.get(&key).map_or(&[], Vec::as_slice)
     }
 
     /// Appends an element after the last marker.
     pub(crate) fn push(&mut self, node: H, name: LocalName, slot: usize, attrs: u64) {
+        self.compact();
         let e = FormattingElement {
             node,
             name,
@@ -183,43 +241,92 @@ impl<H: Copy + Eq> FormattingList<H> {
             attrs,
             section: self.current_section(),
         };
-        self.count(&e, true);
+        self.count(&e, self.entries.len(), true);
         self.entries.push(Formatting::Element(e));
     }
 
     /// Appends a marker.
     pub(crate) fn push_marker(&mut self) {
+        self.compact();
         self.sections.push(Section::default());
         self.entries.push(Formatting::Marker);
     }
 
-    /// Removes the last entry.
+    /// Removes the last entry (and the holes it uncovers).
     pub(crate) fn pop(&mut self) -> Option<Formatting<H>> {
         let entry = self.entries.pop()?;
         match entry {
             Formatting::Marker => {
                 self.sections.pop();
             }
-            Formatting::Element(e) => self.count(&e, false),
+            Formatting::Element(e) => self.count(&e, self.entries.len(), false),
+            Formatting::Hole => unreachable!("the last entry is no hole"),
+        }
+        while self.entries.last() == Some(&Formatting::Hole) {
+            self.entries.pop();
+            self.holes -= 1;
         }
         Some(entry)
     }
 
-    /// Removes the element entry at `index`.
+    /// Removes the element entry at `index`: a hole takes its place
+    /// unless it is the last entry.
     pub(crate) fn remove(&mut self, index: usize) -> FormattingElement<H> {
-        let Formatting::Element(e) = self.entries.remove(index) else {
-            unreachable!("only element entries are removed from the middle")
+        if index + 1 == self.entries.len() {
+            let Some(Formatting::Element(e)) = self.pop() else {
+                unreachable!("only element entries are removed")
+            };
+            return e;
+        }
+        let Formatting::Element(e) = std::mem::replace(&mut self.entries[index], Formatting::Hole)
+        else {
+            unreachable!("only element entries are removed")
         };
-        self.count(&e, false);
+        self.holes += 1;
+        self.count(&e, index, false);
         e
     }
 
-    /// Inserts an element at `index`, after the last marker.
-    pub(crate) fn insert(&mut self, index: usize, mut e: FormattingElement<H>) {
-        debug_assert!(!self.entries[index..].contains(&Formatting::Marker));
-        e.section = self.current_section();
-        self.count(&e, true);
-        self.entries.insert(index, Formatting::Element(e));
+    /// Replaces the element entry at `index` by `new` (the adoption
+    /// agency's new element) placed at `bookmark` instead: the entries
+    /// between move by one place. `bookmark` is a place between entries,
+    /// counted as a position before the removal.
+    pub(crate) fn replace_at_bookmark(
+        &mut self,
+        index: usize,
+        bookmark: usize,
+        mut new: FormattingElement<H>,
+    ) {
+        let Formatting::Element(old) = self.entries[index] else {
+            unreachable!("the entry replaced is an element")
+        };
+        debug_assert!(!self.entries[index.min(bookmark)..].contains(&Formatting::Marker));
+        self.count(&old, index, false);
+        let bookmark = bookmark.min(self.entries.len());
+        let to = if bookmark > index + 1 {
+            // The entries after the old one, up to the bookmark, move up.
+            self.entries[index..bookmark].rotate_left(1);
+            for at in index..bookmark - 1 {
+                if let Formatting::Element(e) = self.entries[at] {
+                    self.moved(&e, at + 1, at);
+                }
+            }
+            bookmark - 1
+        } else if bookmark < index {
+            // The entries from the bookmark to the old one move down.
+            self.entries[bookmark..=index].rotate_right(1);
+            for at in (bookmark + 1..=index).rev() {
+                if let Formatting::Element(e) = self.entries[at] {
+                    self.moved(&e, at - 1, at);
+                }
+            }
+            bookmark
+        } else {
+            index
+        };
+        new.section = old.section;
+        self.count(&new, to, true);
+        self.entries[to] = Formatting::Element(new);
     }
 
     /// Replaces the element of the entry at `index` (a clone of it: same
@@ -235,7 +342,7 @@ impl<H: Copy + Eq> FormattingList<H> {
     pub(crate) fn element(&self, index: usize) -> Option<FormattingElement<H>> {
         match self.entries.get(index)? {
             Formatting::Element(e) => Some(*e),
-            Formatting::Marker => None,
+            Formatting::Marker | Formatting::Hole => None,
         }
     }
 
@@ -272,23 +379,6 @@ impl<H: Copy + Eq> FormattingList<H> {
             {
                 f.slot -= by as u32;
             }
-        }
-    }
-}
-
-/// Adds one to (`add`) or takes one from the count of `key`.
-fn count_key(
-    map: &mut HashMap<(u32, LocalName, u64), u32, foldhash::fast::FixedState>,
-    key: (u32, LocalName, u64),
-    add: bool,
-) {
-    let n = map.entry(key).or_insert(0);
-    if add {
-        *n += 1;
-    } else {
-        *n -= 1;
-        if *n == 0 {
-            map.remove(&key);
         }
     }
 }
@@ -330,7 +420,7 @@ impl<H> Formatting<H> {
     pub(crate) fn element_name(&self) -> Option<LocalName> {
         match self {
             Formatting::Element(e) => Some(e.name),
-            Formatting::Marker => None,
+            Formatting::Marker | Formatting::Hole => None,
         }
     }
 }

@@ -9,6 +9,13 @@ use super::tag_sets::{Scope, bounds_scope, has_implied_end_tag, has_implied_end_
 use super::{TreeBuilder, TreeSink};
 use crate::names::LocalName;
 
+/// How many entries of the stack of open elements, and of the list of
+/// active formatting elements, may have to move when an element is removed
+/// from the middle of the stack; with more, a hole takes its place (see
+/// `OpenElements`), so that removals cost O(1) however deep the stack and
+/// long the list.
+pub(crate) const MOVE_AT_MOST: usize = 32;
+
 impl<S: TreeSink> TreeBuilder<S> {
     /// The current node's entry.
     #[inline]
@@ -104,10 +111,19 @@ impl<S: TreeSink> TreeBuilder<S> {
 
     /// Removes the entry at `index` from the stack of open elements,
     /// keeping the stack positions the list of active formatting elements
-    /// records exact.
+    /// records exact: the entries above move down (and the list's
+    /// positions with them) when there are few of both, else a hole takes
+    /// its place.
     pub(crate) fn remove_from_stack_at(&mut self, index: usize) {
-        self.state.open.remove(index);
-        self.state.formatting.shift_slots(index + 1, 1);
+        let above = self.state.open.len() - 1 - index;
+        if above == 0 {
+            self.state.open.pop();
+        } else if above <= MOVE_AT_MOST && self.state.formatting.len() <= MOVE_AT_MOST {
+            self.state.open.remove(index);
+            self.state.formatting.shift_slots(index + 1, 1);
+        } else {
+            self.state.open.rewrite_with_holes(index, index + 1, &[]);
+        }
     }
 
     /// Removes `node` from the stack of open elements.
@@ -156,35 +172,22 @@ impl<S: TreeSink> TreeBuilder<S> {
         } else {
             0
         };
-        // Only a fingerprint shared by three entries can be a match. The
-        // walk back compares attributes for real, and stops at the marker
-        // or once it has seen every entry with the fingerprint.
-        let sharing = self.state.formatting.equal_after_marker(name, attrs);
-        if sharing >= 3 {
+        // Only the entries with the same fingerprint can be equal: the
+        // clause compares attributes with those alone.
+        let candidates = self.state.formatting.equal_after_marker(name, attrs);
+        if candidates.len() >= 3 {
             let mut equal = 0;
-            let mut seen = 0;
-            let mut earliest = None;
-            for (i, entry) in self.state.formatting.iter().enumerate().rev() {
-                match *entry {
-                    Formatting::Marker => break,
-                    Formatting::Element(e) => {
-                        if e.name == name && e.attrs == attrs {
-                            seen += 1;
-                            if self.sink.same_attributes(node, e.node) {
-                                equal += 1;
-                                earliest = Some(i);
-                            }
-                            if seen == sharing {
-                                break;
-                            }
-                        }
-                    }
+            let mut earliest = usize::MAX;
+            for &at in candidates {
+                let at = at as usize;
+                let other = self.state.formatting.element(at);
+                if other.is_some_and(|e| self.sink.same_attributes(node, e.node)) {
+                    equal += 1;
+                    earliest = earliest.min(at);
                 }
             }
-            if equal >= 3
-                && let Some(i) = earliest
-            {
-                self.state.formatting.remove(i);
+            if equal >= 3 {
+                self.state.formatting.remove(earliest);
             }
         }
         self.state.formatting.push(node, name, slot, attrs);
@@ -215,6 +218,8 @@ impl<S: TreeSink> TreeBuilder<S> {
         let is_open = |this: &Self, entry: Formatting<S::Handle>| match entry {
             Formatting::Marker => true,
             Formatting::Element(e) => this.is_open(&e),
+            // Rewinding passes over holes.
+            Formatting::Hole => false,
         };
         if is_open(self, last) {
             return;

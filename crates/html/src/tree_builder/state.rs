@@ -325,23 +325,35 @@ impl<H: Copy> OpenElements<H> {
 
     /// Replaces the entries `start..end` with `entries` (no more of them
     /// than they replace) and holes below them: `entries` end at `end`,
-    /// and no entry above moves. Costs `end - start`.
+    /// and no entry above moves. Costs `end - start`. When the region is
+    /// the top of the stack, `entries` is not empty.
     pub(crate) fn rewrite_with_holes(&mut self, start: usize, end: usize, entries: &[Open<H>]) {
-        debug_assert!(entries.len() <= end - start && end < self.items.len());
+        // The top entry stays an element.
+        debug_assert!(entries.len() <= end - start);
+        debug_assert!(end < self.items.len() || !entries.is_empty());
         for i in start..end {
             let info = self.items[i].info;
             self.count(&info, false);
-            debug_assert!(!bounds_default_scope(&info));
         }
         for open in entries {
             self.count(&open.info, true);
-            debug_assert!(!bounds_default_scope(&open.info));
         }
         let first = end - entries.len();
         for i in start..first {
             self.items[i] = Open::hole(self.items[i].node);
         }
         self.items[first..end].copy_from_slice(entries);
+        // The boundaries in the region (the adoption agency's regions and
+        // the elements removed by name have none; kept exact regardless).
+        let below = self.boundaries.partition_point(|&b| (b as usize) < start);
+        let above = self.boundaries.partition_point(|&b| (b as usize) < end);
+        if below != above || entries.iter().any(|o| bounds_default_scope(&o.info)) {
+            let region: Vec<u32> = (first..end)
+                .filter(|&i| bounds_default_scope(&self.items[i].info))
+                .map(|i| i as u32)
+                .collect();
+            self.boundaries.splice(below..above, region);
+        }
     }
 
     /// Pops entries until `len` remain.
