@@ -144,7 +144,7 @@ impl<S: TreeSink> TreeBuilder<S> {
             let removed = fb_stack + 1 - fe_stack - region.len();
             let above = self.state.open.len() - (fb_stack + 1);
             let moves = above <= MOVE_AT_MOST && self.state.formatting.len() <= MOVE_AT_MOST;
-            let base = if removed == 0 || moves {
+            let base = if moves {
                 self.state.open.splice(fe_stack, fb_stack + 1, region);
                 if removed > 0 {
                     self.state.formatting.shift_slots(fb_stack + 1, removed);

@@ -4,7 +4,7 @@
 //! `select`, `option`, `optgroup`, `hr` and `input` follow the 2025
 //! revision of the standard, which parses select contents here.
 
-use super::tag_sets::{Scope, is_heading, is_special};
+use super::tag_sets::{Scope, is_heading};
 use super::{Flow, InsertionMode, TagTok, Tok, TreeBuilder, TreeErrorKind, TreeSink, is_space};
 use crate::TextMode;
 use crate::names::LocalName as L;
@@ -190,34 +190,24 @@ impl<S: TreeSink> TreeBuilder<S> {
             }
             L::Li | L::Dd | L::Dt => {
                 self.state.frameset_ok = false;
-                let closes = |n: Option<L>| match name {
-                    L::Li => n == Some(L::Li),
-                    _ => matches!(n, Some(L::Dd | L::Dt)),
-                };
-                // With no element on the stack that the loop could close,
-                // it ends at a special element having done nothing.
+                // The walk down from the current node closes the topmost
+                // element it may close, unless a special element other
+                // than address, div and p is above it (the element itself
+                // is one, and is closed).
                 let open = &self.state.open;
-                let closable = match name {
-                    L::Li => open.may_hold(L::Li),
-                    _ => open.may_hold(L::Dd) || open.may_hold(L::Dt),
+                let target = match name {
+                    L::Li => open.top_html(L::Li),
+                    _ => open.top_html(L::Dd).max(open.top_html(L::Dt)),
                 };
-                let walk = if closable { self.state.open.len() } else { 0 };
-                for i in (0..walk).rev() {
-                    let info = self.state.open[i].info;
-                    if closes(info.html_name()) {
-                        let n = info.html_name().expect("matched an HTML name");
-                        self.generate_implied_end_tags(Some(n));
-                        if !self.current_is(n) {
-                            self.error(TreeErrorKind::UnexpectedStartTag);
-                        }
-                        self.pop_until(n);
-                        break;
+                if let Some(i) = target
+                    && open.top_list_item_stop().is_none_or(|s| s <= i)
+                {
+                    let n = open[i].info.html_name().expect("an HTML name");
+                    self.generate_implied_end_tags(Some(n));
+                    if !self.current_is(n) {
+                        self.error(TreeErrorKind::UnexpectedStartTag);
                     }
-                    if is_special(&info)
-                        && !matches!(info.html_name(), Some(L::Address | L::Div | L::P))
-                    {
-                        break;
-                    }
+                    self.pop_until(n);
                 }
                 self.close_p_in_button_scope();
                 self.insert_html_element(&tag);
@@ -255,7 +245,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                             self.remove_from_stack_at(still.slot as usize);
                         }
                     }
-                    debug_assert!(self.stack_position(a.node).is_none());
+                    debug_assert!(self.stack_position(a.node, L::A).is_none());
                 }
                 self.reconstruct_formatting();
                 let node = self.insert_html_element(&tag);

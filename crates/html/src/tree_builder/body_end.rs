@@ -1,9 +1,8 @@
 //! The end tags of the "in body" insertion mode (§13.2.6.4.7).
 
-use super::tag_sets::{Scope, is_heading, is_special};
+use super::tag_sets::{Scope, is_heading};
 use super::{Flow, InsertionMode, TagTok, Tok, TreeBuilder, TreeErrorKind, TreeSink};
 use crate::names::LocalName as L;
-use crate::namespace::Namespace;
 use crate::token::Name;
 
 impl<S: TreeSink> TreeBuilder<S> {
@@ -69,7 +68,8 @@ impl<S: TreeSink> TreeBuilder<S> {
                         self.error(TreeErrorKind::UnexpectedEndTag);
                         return Flow::Done;
                     };
-                    if !self.in_scope_by(Scope::Default, |o| o.node == form) {
+                    let at = self.stack_position(form, L::Form);
+                    if !at.is_some_and(|at| self.state.open.in_default_scope(at)) {
                         self.error(TreeErrorKind::UnexpectedEndTag);
                         return Flow::Done;
                     }
@@ -77,7 +77,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                     if self.current().is_none_or(|o| o.node != form) {
                         self.error(TreeErrorKind::UnexpectedEndTag);
                     }
-                    self.remove_from_stack(form);
+                    self.remove_from_stack(form, L::Form);
                 } else {
                     if !self.in_scope(L::Form, Scope::Default) {
                         self.error(TreeErrorKind::UnexpectedEndTag);
@@ -120,7 +120,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                 self.pop_until(name);
             }
             L::H1 | L::H2 | L::H3 | L::H4 | L::H5 | L::H6 => {
-                if !self.in_scope_by(Scope::Default, |o| is_heading(o.info.html_name())) {
+                if !self.in_scope_any(&[L::H1, L::H2, L::H3, L::H4, L::H5, L::H6], Scope::Default) {
                     self.error(TreeErrorKind::UnexpectedEndTag);
                     return Flow::Done;
                 }
@@ -186,21 +186,19 @@ impl<S: TreeSink> TreeBuilder<S> {
             self.error(TreeErrorKind::UnexpectedEndTag);
             return;
         };
-        for i in (0..self.state.open.len()).rev() {
-            let info = self.state.open[i].info;
-            if info.ns == Namespace::Html && info.key == key {
-                let n = info.key.local();
-                self.generate_implied_end_tags(n);
+        // The walk down from the current node meets the topmost HTML
+        // element with the name first, unless a special element is above
+        // it (an element that is both is the one it matches).
+        let open = &self.state.open;
+        match open.top_html_key(key) {
+            Some(i) if open.top_special().is_none_or(|s| s <= i) => {
+                self.generate_implied_end_tags(key.local());
                 if self.state.open.len() - 1 != i {
                     self.error(TreeErrorKind::UnexpectedEndTag);
                 }
                 self.state.open.truncate(i);
-                return;
             }
-            if is_special(&info) {
-                self.error(TreeErrorKind::UnexpectedEndTag);
-                return;
-            }
+            _ => self.error(TreeErrorKind::UnexpectedEndTag),
         }
     }
 }

@@ -262,39 +262,34 @@ impl<S: TreeSink> TreeBuilder<S> {
         self.step(mode, token)
     }
 
-    /// Foreign content, "any other end tag".
+    /// Foreign content, "any other end tag". The standard's walk down from
+    /// the current node stops at the first entry with the tag's name (the
+    /// current node, or a foreign element below it) or at the first HTML
+    /// element below the current node, whichever is higher.
     fn foreign_end_tag<'t>(&mut self, token: Tok<'t>, name: Name<'_>) -> Flow<'t> {
         let key = self
             .existing_key(name)
             .filter(|&key| self.state.open.count_of(key) > 0);
-        let mut i = self.state.open.len() - 1;
-        if key.is_none() {
-            // No open element has this name: the loop below would walk
-            // down to the first HTML element (the root at the latest) and
-            // reprocess the token there.
-            self.error(TreeErrorKind::UnexpectedEndTag);
-            if i == 0 {
-                return Flow::Done;
-            }
-            let mode = self.state.mode;
-            return self.step(mode, token);
-        }
-        if Some(self.state.open[i].info.key) != key {
+        let top = self.state.open.len() - 1;
+        if key != Some(self.state.open[top].info.key) {
             self.error(TreeErrorKind::UnexpectedEndTag);
         }
-        loop {
-            if i == 0 {
-                return Flow::Done;
-            }
-            if Some(self.state.open[i].info.key) == key {
+        if top == 0 {
+            return Flow::Done;
+        }
+        let open = &self.state.open;
+        let matched = key.and_then(|key| open.top_foreign_key(key));
+        let html = open.html_below_top();
+        match matched {
+            Some(i) if html.is_none_or(|h| i > h) => {
                 self.state.open.truncate(i);
-                return Flow::Done;
+                Flow::Done
             }
-            i -= 1;
-            if self.state.open[i].info.ns == Namespace::Html {
+            _ if html.is_some() => {
                 let mode = self.state.mode;
-                return self.step(mode, token);
+                self.step(mode, token)
             }
+            _ => Flow::Done,
         }
     }
 }

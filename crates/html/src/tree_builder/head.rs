@@ -322,7 +322,7 @@ impl<S: TreeSink> TreeBuilder<S> {
                         info: super::state::ElemInfo::html(L::Head),
                     });
                     let flow = self.in_head(token);
-                    self.remove_from_stack(head);
+                    self.remove_from_stack(head, L::Head);
                     flow
                 }
                 Some(L::Head) => {

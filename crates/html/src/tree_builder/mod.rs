@@ -49,6 +49,7 @@ mod formatting_list;
 mod head;
 mod initial;
 mod insert;
+mod open_elements;
 mod parse;
 mod sink;
 mod stack;

@@ -4,8 +4,8 @@
 //! elements.
 
 use super::formatting_list::{Formatting, FormattingElement};
-use super::state::{ElemInfo, Open};
-use super::tag_sets::{Scope, bounds_scope, has_implied_end_tag, has_implied_end_tag_thoroughly};
+use super::state::{ElemInfo, Key, Open};
+use super::tag_sets::{Scope, has_implied_end_tag, has_implied_end_tag_thoroughly};
 use super::{TreeBuilder, TreeSink};
 use crate::names::LocalName;
 
@@ -29,26 +29,21 @@ impl<S: TreeSink> TreeBuilder<S> {
         self.current().is_some_and(|o| o.is_html(name))
     }
 
-    /// *Has an element in scope* for an element matching `target`.
-    pub(crate) fn in_scope_by(
-        &self,
-        scope: Scope,
-        target: impl Fn(&Open<S::Handle>) -> bool,
-    ) -> bool {
-        for open in self.state.open.iter().rev() {
-            if target(open) && !open.is_hole() {
-                return true;
-            }
-            if bounds_scope(&open.info, scope) {
-                return false;
-            }
-        }
-        false
+    /// *Has an element in scope* for the HTML elements `names`: the
+    /// topmost of them is at or above the topmost element that bounds
+    /// the scope (the walk down from the current node meets it first).
+    pub(crate) fn in_scope_any(&self, names: &[LocalName], scope: Scope) -> bool {
+        let open = &self.state.open;
+        let target = names.iter().filter_map(|&n| open.top_html(n)).max();
+        target.is_some_and(|t| open.in_scope_at(t, scope))
     }
 
     /// *Has an element in scope* for the HTML element `name`.
+    #[inline]
     pub(crate) fn in_scope(&self, name: LocalName, scope: Scope) -> bool {
-        self.state.open.may_hold(name) && self.in_scope_by(scope, |o| o.is_html(name))
+        let open = &self.state.open;
+        open.top_html(name)
+            .is_some_and(|t| open.in_scope_at(t, scope))
     }
 
     /// Pops the current node.
@@ -101,12 +96,9 @@ impl<S: TreeSink> TreeBuilder<S> {
         }
     }
 
-    /// The stack position of `node`.
-    pub(crate) fn stack_position(&self, node: S::Handle) -> Option<usize> {
-        self.state
-            .open
-            .iter()
-            .rposition(|o| o.node == node && !o.is_hole())
+    /// The stack position of the HTML element `node`, named `name`.
+    pub(crate) fn stack_position(&self, node: S::Handle, name: LocalName) -> Option<usize> {
+        self.state.open.position_by_name(Key::known(name), node)
     }
 
     /// Removes the entry at `index` from the stack of open elements,
@@ -126,16 +118,17 @@ impl<S: TreeSink> TreeBuilder<S> {
         }
     }
 
-    /// Removes `node` from the stack of open elements.
-    pub(crate) fn remove_from_stack(&mut self, node: S::Handle) {
-        if let Some(i) = self.stack_position(node) {
+    /// Removes the HTML element `node`, named `name`, from the stack of
+    /// open elements.
+    pub(crate) fn remove_from_stack(&mut self, node: S::Handle, name: LocalName) {
+        if let Some(i) = self.stack_position(node, name) {
             self.remove_from_stack_at(i);
         }
     }
 
     /// Whether the stack holds the HTML element `name`.
     pub(crate) fn stack_has(&self, name: LocalName) -> bool {
-        self.state.open.may_hold(name) && self.state.open.iter().rev().any(|o| o.is_html(name))
+        self.state.open.top_html(name).is_some()
     }
 
     // ---- The list of active formatting elements ----

@@ -9,7 +9,7 @@
 
 use super::QuirksMode;
 use super::formatting_list::FormattingList;
-use super::tag_sets::bounds_default_scope;
+use super::open_elements::OpenElements;
 use crate::names::LocalName;
 use crate::namespace::Namespace;
 
@@ -72,7 +72,7 @@ const OTHER: u32 = 1 << 16;
 impl Key {
     /// The key of a hole in the stack of open elements (see
     /// [`OpenElements`]): no element has it.
-    const HOLE: Key = Key(u32::MAX);
+    pub(crate) const HOLE: Key = Key(u32::MAX);
 
     pub(crate) const fn known(name: LocalName) -> Key {
         Key(name as u16 as u32)
@@ -86,6 +86,13 @@ impl Key {
     #[inline]
     pub(crate) fn local_index(self) -> Option<usize> {
         (self.0 < OTHER).then_some(self.0 as usize)
+    }
+
+    /// The tree builder's number of a name that is not interned (the key
+    /// is neither an interned name nor a hole's).
+    #[inline]
+    pub(crate) fn other_index(self) -> usize {
+        (self.0 - OTHER) as usize
     }
 
     /// The interned name, if the key is one.
@@ -172,240 +179,6 @@ impl<H> Open<H> {
     #[inline]
     pub(crate) fn is_hole(&self) -> bool {
         self.info.key == Key::HOLE
-    }
-}
-
-/// The stack of open elements: a vector of [`Open`] entries (read it as
-/// a slice) with two indexes that keep the scope checks of the standard
-/// from walking the whole stack:
-///
-/// - how many open elements have each name, so that a check for a name
-///   that is not open (a `p` in button scope on every block-level start
-///   tag, an `li` among a deep stack of `div`s) costs nothing, however
-///   deep the stack;
-/// - the positions of the elements that bound the default scope
-///   (`table`, `td`, `template`, …), so that "the node is in scope" is one
-///   comparison for a node whose position is known.
-///
-/// The stack may hold *holes* ([`Open::hole`]): entries that are no
-/// element, left where the adoption agency removed elements from deep in
-/// the stack, so that the entries above do not move (which would cost the
-/// depth on every round of a flood of misnested tags). Holes match
-/// nothing and bound nothing, so the standard's walks pass over them; the
-/// code that needs "the element before" or "the second element" asks
-/// [`OpenElements::live_before`] / [`OpenElements::second`]. The top entry
-/// is never a hole (popping removes the holes it uncovers).
-///
-/// Invariants: `counts[i]` is the number of elements (holes excluded)
-/// whose key has index `i` (see [`key_index`]); `boundaries` holds, in
-/// increasing order, the positions of the entries that bound the default
-/// scope; the last entry is no hole. Every mutation goes through the
-/// methods here.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpenElements<H> {
-    items: Vec<Open<H>>,
-    counts: Vec<u32>,
-    boundaries: Vec<u32>,
-}
-
-impl<H> Default for OpenElements<H> {
-    fn default() -> Self {
-        OpenElements {
-            items: Vec::new(),
-            counts: vec![0; LocalName::ALL.len()],
-            boundaries: Vec::new(),
-        }
-    }
-}
-
-impl<H> std::ops::Deref for OpenElements<H> {
-    type Target = [Open<H>];
-
-    fn deref(&self) -> &[Open<H>] {
-        &self.items
-    }
-}
-
-/// The index of `key` in [`OpenElements`]' counts: interned names first,
-/// then the tree builder's numbers for other names.
-fn key_index(key: Key) -> usize {
-    if key.0 < OTHER {
-        key.0 as usize
-    } else {
-        LocalName::ALL.len() + (key.0 - OTHER) as usize
-    }
-}
-
-impl<H: Copy> OpenElements<H> {
-    /// Counts `info` in (`add`) or out.
-    #[inline(always)]
-    fn count(&mut self, info: &ElemInfo, add: bool) {
-        if info.key == Key::HOLE {
-            return;
-        }
-        let i = key_index(info.key);
-        if i >= self.counts.len() {
-            self.count_slow(i, add);
-        } else if add {
-            self.counts[i] += 1;
-        } else {
-            self.counts[i] -= 1;
-        }
-    }
-
-    /// [`Self::count`] for a name never counted before.
-    #[cold]
-    fn count_slow(&mut self, i: usize, add: bool) {
-        self.counts.resize(i + 1, 0);
-        debug_assert!(add, "an element is counted in before it is counted out");
-        self.counts[i] = u32::from(add);
-    }
-
-    /// How many open elements have the name `key` (in any namespace).
-    #[inline]
-    pub(crate) fn count_of(&self, key: Key) -> u32 {
-        self.counts.get(key_index(key)).copied().unwrap_or(0)
-    }
-
-    /// Whether the stack may hold the HTML element `name`: false only
-    /// when it certainly does not.
-    #[inline]
-    pub(crate) fn may_hold(&self, name: LocalName) -> bool {
-        self.counts[name as usize] > 0
-    }
-
-    /// Whether the entry at `index` is in the default scope: no element
-    /// above it bounds that scope.
-    #[inline]
-    pub(crate) fn in_default_scope(&self, index: usize) -> bool {
-        self.boundaries.last().is_none_or(|&b| b as usize <= index)
-    }
-
-    /// Pushes an element.
-    #[inline(always)]
-    pub(crate) fn push(&mut self, open: Open<H>) {
-        self.count(&open.info, true);
-        if bounds_default_scope(&open.info) {
-            self.boundaries.push(self.items.len() as u32);
-        }
-        self.items.push(open);
-    }
-
-    /// Pops the current node.
-    #[inline(always)]
-    pub(crate) fn pop(&mut self) -> Option<Open<H>> {
-        let open = self.items.pop()?;
-        self.count(&open.info, false);
-        if self.boundaries.last() == Some(&(self.items.len() as u32)) {
-            self.boundaries.pop();
-        }
-        if self.items.last().is_some_and(Open::is_hole) {
-            self.pop_holes();
-        }
-        Some(open)
-    }
-
-    /// Pops the holes at the top.
-    #[cold]
-    fn pop_holes(&mut self) {
-        while self.items.last().is_some_and(Open::is_hole) {
-            self.items.pop();
-        }
-    }
-
-    /// The position of the last element before position `index`.
-    pub(crate) fn live_before(&self, index: usize) -> Option<usize> {
-        self.items[..index].iter().rposition(|o| !o.is_hole())
-    }
-
-    /// The second element of the stack (after the root), if any.
-    pub(crate) fn second(&self) -> Option<&Open<H>> {
-        self.items.iter().filter(|o| !o.is_hole()).nth(1)
-    }
-
-    /// Replaces the entries `start..end` with `entries` (no more of them
-    /// than they replace) and holes below them: `entries` end at `end`,
-    /// and no entry above moves. Costs `end - start`. When the region is
-    /// the top of the stack, `entries` is not empty.
-    pub(crate) fn rewrite_with_holes(&mut self, start: usize, end: usize, entries: &[Open<H>]) {
-        // The top entry stays an element.
-        debug_assert!(entries.len() <= end - start);
-        debug_assert!(end < self.items.len() || !entries.is_empty());
-        for i in start..end {
-            let info = self.items[i].info;
-            self.count(&info, false);
-        }
-        for open in entries {
-            self.count(&open.info, true);
-        }
-        let first = end - entries.len();
-        for i in start..first {
-            self.items[i] = Open::hole(self.items[i].node);
-        }
-        self.items[first..end].copy_from_slice(entries);
-        // The boundaries in the region (the adoption agency's regions and
-        // the elements removed by name have none; kept exact regardless).
-        let below = self.boundaries.partition_point(|&b| (b as usize) < start);
-        let above = self.boundaries.partition_point(|&b| (b as usize) < end);
-        if below != above || entries.iter().any(|o| bounds_default_scope(&o.info)) {
-            let region: Vec<u32> = (first..end)
-                .filter(|&i| bounds_default_scope(&self.items[i].info))
-                .map(|i| i as u32)
-                .collect();
-            self.boundaries.splice(below..above, region);
-        }
-    }
-
-    /// Pops entries until `len` remain.
-    pub(crate) fn truncate(&mut self, len: usize) {
-        while self.items.len() > len {
-            self.pop();
-        }
-    }
-
-    /// Removes the entry at `index`; the entries above it move down one.
-    pub(crate) fn remove(&mut self, index: usize) -> Open<H> {
-        let open = self.items[index];
-        self.splice(index, index + 1, &[]);
-        open
-    }
-
-    /// Replaces the entries `start..end` with `entries` (no more of them
-    /// than they replace); the entries above move down by the difference.
-    /// Costs `end - start`, plus the entries above when they move.
-    pub(crate) fn splice(&mut self, start: usize, end: usize, entries: &[Open<H>]) {
-        debug_assert!(entries.len() <= end - start);
-        for i in start..end {
-            let info = self.items[i].info;
-            self.count(&info, false);
-        }
-        for open in entries {
-            self.count(&open.info, true);
-        }
-        self.items[start..start + entries.len()].copy_from_slice(entries);
-        let gap = end - start - entries.len();
-        if gap > 0 {
-            self.items.drain(start + entries.len()..end);
-            self.pop_holes();
-        }
-        // The boundaries: those below the region stay; those in it are
-        // re-derived from `entries`; those above move down by `gap`.
-        let below = self.boundaries.partition_point(|&b| (b as usize) < start);
-        let above = self.boundaries.partition_point(|&b| (b as usize) < end);
-        if gap == 0 && below == above && !entries.iter().any(|o| bounds_default_scope(&o.info)) {
-            return;
-        }
-        let moved: Vec<u32> = self.boundaries[above..]
-            .iter()
-            .map(|&b| b - gap as u32)
-            .collect();
-        self.boundaries.truncate(below);
-        for (i, open) in entries.iter().enumerate() {
-            if bounds_default_scope(&open.info) {
-                self.boundaries.push((start + i) as u32);
-            }
-        }
-        self.boundaries.extend(moved);
     }
 }
 

@@ -387,9 +387,7 @@ impl<S: TreeSink> TreeBuilder<S> {
     }
 
     fn leave_table_body<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
-        let any_open = self.in_scope_by(Scope::Table, |o| {
-            matches!(o.info.html_name(), Some(L::Tbody | L::Thead | L::Tfoot))
-        });
+        let any_open = self.in_scope_any(&[L::Tbody, L::Thead, L::Tfoot], Scope::Table);
         if !any_open {
             self.error(TreeErrorKind::UnexpectedStartTag);
             return Flow::Done;
@@ -543,7 +541,31 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// *Reset the insertion mode appropriately*.
     pub(crate) fn reset_insertion_mode(&mut self) {
         use InsertionMode as M;
-        for i in (0..self.state.open.len()).rev() {
+        // The walk down from the current node stops at the topmost element
+        // that sets a mode, or at the root (the context element, when
+        // parsing a fragment). The root is never anything but `html`.
+        let open = &self.state.open;
+        let setting = [
+            L::Td,
+            L::Th,
+            L::Tr,
+            L::Tbody,
+            L::Thead,
+            L::Tfoot,
+            L::Caption,
+            L::Colgroup,
+            L::Table,
+            L::Template,
+            L::Head,
+            L::Body,
+            L::Frameset,
+        ];
+        let top = setting
+            .iter()
+            .filter_map(|&n| open.top_html(n))
+            .filter(|&i| i > 0)
+            .max();
+        for i in top.into_iter().chain([0]) {
             let last = i == 0;
             let info = match (last, self.state.context) {
                 (true, Some(context)) => context,

@@ -10,100 +10,103 @@ use crate::namespace::Namespace;
 /// The *special* category (§13.2.4.2).
 pub(crate) fn is_special(e: &ElemInfo) -> bool {
     match e.ns {
-        Namespace::Html => matches!(
-            e.key.local(),
-            Some(
-                L::Address
-                    | L::Applet
-                    | L::Area
-                    | L::Article
-                    | L::Aside
-                    | L::Base
-                    | L::Basefont
-                    | L::Bgsound
-                    | L::Blockquote
-                    | L::Body
-                    | L::Br
-                    | L::Button
-                    | L::Caption
-                    | L::Center
-                    | L::Col
-                    | L::Colgroup
-                    | L::Dd
-                    | L::Details
-                    | L::Dir
-                    | L::Div
-                    | L::Dl
-                    | L::Dt
-                    | L::Embed
-                    | L::Fieldset
-                    | L::Figcaption
-                    | L::Figure
-                    | L::Footer
-                    | L::Form
-                    | L::Frame
-                    | L::Frameset
-                    | L::H1
-                    | L::H2
-                    | L::H3
-                    | L::H4
-                    | L::H5
-                    | L::H6
-                    | L::Head
-                    | L::Header
-                    | L::Hgroup
-                    | L::Hr
-                    | L::Html
-                    | L::Iframe
-                    | L::Img
-                    | L::Input
-                    | L::Keygen
-                    | L::Li
-                    | L::Link
-                    | L::Listing
-                    | L::Main
-                    | L::Marquee
-                    | L::Menu
-                    | L::Meta
-                    | L::Nav
-                    | L::Noembed
-                    | L::Noframes
-                    | L::Noscript
-                    | L::Object
-                    | L::Ol
-                    | L::P
-                    | L::Param
-                    | L::Plaintext
-                    | L::Pre
-                    | L::Script
-                    | L::Search
-                    | L::Section
-                    | L::Select
-                    | L::Source
-                    | L::Style
-                    | L::Summary
-                    | L::Table
-                    | L::Tbody
-                    | L::Td
-                    | L::Template
-                    | L::Textarea
-                    | L::Tfoot
-                    | L::Th
-                    | L::Thead
-                    | L::Title
-                    | L::Tr
-                    | L::Track
-                    | L::Ul
-                    | L::Wbr
-                    | L::Xmp
-            )
-        ),
+        Namespace::Html => e.key.local().is_some_and(is_special_html),
         Namespace::MathMl => matches!(
             e.key.local(),
             Some(L::Mi | L::Mo | L::Mn | L::Ms | L::Mtext | L::AnnotationXml)
         ),
         Namespace::Svg => matches!(e.key.local(), Some(L::Foreignobject | L::Desc | L::Title)),
     }
+}
+
+/// The HTML elements of the *special* category.
+pub(crate) const fn is_special_html(name: L) -> bool {
+    matches!(
+        name,
+        L::Address
+            | L::Applet
+            | L::Area
+            | L::Article
+            | L::Aside
+            | L::Base
+            | L::Basefont
+            | L::Bgsound
+            | L::Blockquote
+            | L::Body
+            | L::Br
+            | L::Button
+            | L::Caption
+            | L::Center
+            | L::Col
+            | L::Colgroup
+            | L::Dd
+            | L::Details
+            | L::Dir
+            | L::Div
+            | L::Dl
+            | L::Dt
+            | L::Embed
+            | L::Fieldset
+            | L::Figcaption
+            | L::Figure
+            | L::Footer
+            | L::Form
+            | L::Frame
+            | L::Frameset
+            | L::H1
+            | L::H2
+            | L::H3
+            | L::H4
+            | L::H5
+            | L::H6
+            | L::Head
+            | L::Header
+            | L::Hgroup
+            | L::Hr
+            | L::Html
+            | L::Iframe
+            | L::Img
+            | L::Input
+            | L::Keygen
+            | L::Li
+            | L::Link
+            | L::Listing
+            | L::Main
+            | L::Marquee
+            | L::Menu
+            | L::Meta
+            | L::Nav
+            | L::Noembed
+            | L::Noframes
+            | L::Noscript
+            | L::Object
+            | L::Ol
+            | L::P
+            | L::Param
+            | L::Plaintext
+            | L::Pre
+            | L::Script
+            | L::Search
+            | L::Section
+            | L::Select
+            | L::Source
+            | L::Style
+            | L::Summary
+            | L::Table
+            | L::Tbody
+            | L::Td
+            | L::Template
+            | L::Textarea
+            | L::Tfoot
+            | L::Th
+            | L::Thead
+            | L::Title
+            | L::Tr
+            | L::Track
+            | L::Ul
+            | L::Wbr
+            | L::Xmp
+    )
 }
 
 /// The kinds of scope of *has an element in … scope*.
@@ -117,16 +120,6 @@ pub(crate) enum Scope {
     Button,
     /// "in table scope"
     Table,
-}
-
-/// Whether `e` bounds the scope `scope`.
-pub(crate) fn bounds_scope(e: &ElemInfo, scope: Scope) -> bool {
-    match scope {
-        Scope::Default => bounds_default_scope(e),
-        Scope::ListItem => bounds_default_scope(e) || matches!(e.html_name(), Some(L::Ol | L::Ul)),
-        Scope::Button => bounds_default_scope(e) || e.is_html(L::Button),
-        Scope::Table => matches!(e.html_name(), Some(L::Html | L::Table | L::Template)),
-    }
 }
 
 /// The HTML elements that bound the default scope, by [`LocalName`] index.
@@ -152,21 +145,9 @@ static HTML_DEFAULT_SCOPE_BOUNDS: [bool; L::ALL.len()] = {
     table
 };
 
-/// Whether `e` bounds the default scope (which every other scope but the
-/// table scope extends).
-#[inline]
-pub(crate) fn bounds_default_scope(e: &ElemInfo) -> bool {
-    match e.ns {
-        Namespace::Html => e
-            .key
-            .local_index()
-            .is_some_and(|i| HTML_DEFAULT_SCOPE_BOUNDS[i]),
-        Namespace::MathMl => matches!(
-            e.key.local(),
-            Some(L::Mi | L::Mo | L::Mn | L::Ms | L::Mtext | L::AnnotationXml)
-        ),
-        Namespace::Svg => matches!(e.key.local(), Some(L::Foreignobject | L::Desc | L::Title)),
-    }
+/// The HTML elements that bound the default scope.
+pub(crate) const fn bounds_default_scope_html(name: L) -> bool {
+    HTML_DEFAULT_SCOPE_BOUNDS[name as usize]
 }
 
 /// The elements *generate implied end tags* closes.
