@@ -224,8 +224,15 @@ fn run_extract(
         let mut row = LinkRow::new(&l, source, record);
         // The canonical target, when a profile other than `whatwg` is on; a
         // target a rule cannot canonicalize stays as WHATWG serialized it.
+        // Copied (out of the canonicalizer, which the key needs next) only
+        // when it differs from the serialization: no copy for most links,
+        // and not a second copy of a 50 MB URL.
         let canonical: Option<String> = match (&mut canon, &l.target) {
-            (Some(c), Ok(url)) => c.canonicalize_url(url).ok().map(str::to_owned),
+            (Some(c), Ok(url)) => c
+                .canonicalize_url(url)
+                .ok()
+                .filter(|t| *t != url.href())
+                .map(str::to_owned),
             _ => None,
         };
         if canonical.is_some() {
