@@ -8,6 +8,16 @@
 //! being written; plus the streaming reader's buffers, a few times
 //! `--max-record-size`).
 //!
+//! A page whose rendered lines would pass their budget (twice the page, at
+//! least a megabyte: [`Lines`]) comes back from the
+//! pool without them, and the writing thread renders it again, in its turn,
+//! writing each line as it is made (`StreamOut`); an item over
+//! [`STREAM_PAYLOAD`] goes to the writing thread directly (processing it
+//! twice, on two threads, would hold the extractor's buffers twice). So a page with a
+//! million links costs the page and its compact pending links, not its
+//! whole output (nine times the page in JSON Lines); the output bytes and
+//! their order are the same either way.
+//!
 //! Stops: a bad record is reported on the diagnostic stream (`file: offset
 //! N: what`) and counted; with `--strict` the run stops there
 //! ([`Status::Strict`], exit code 2). A closed output pipe (EPIPE) stops the
@@ -29,11 +39,23 @@ use crate::Error;
 use crate::args::{Format, LinksArgs};
 use crate::input::{self, Item, Source};
 use crate::output::{TSV_HEADER, Unique};
-use crate::process::{Class, Outcome, Render, process};
+use crate::process::{Class, LineOut, Lines, Outcome, Render, process, process_into};
 use crate::stats::Stats;
+use spinneret_canon::KeyHash;
 
 /// A batch is sent once its items hold this many payload bytes.
-pub const BATCH_BYTES: usize = 32 << 20;
+///
+/// Why 8 MiB: about five batches are in flight, and every page of memory
+/// the run touches is faulted in and zeroed by the kernel once (after a
+/// pause, the virtual machine's host may have taken freed pages back, and
+/// faults them in again). On the benchmark WARC (100 KB pages on average)
+/// 32 MiB batches (256 records) peaked at 276 MB RSS and 8 MiB batches at
+/// about 190 MB, with the same user time on two threads.
+pub const BATCH_BYTES: usize = 8 << 20;
+
+/// An item with more payload bytes than this is processed by the writing
+/// thread, its lines streamed out, instead of by the pool.
+pub const STREAM_PAYLOAD: usize = 8 << 20;
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +104,42 @@ fn progress_bar(total: u64) -> ProgressBar {
             .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style.progress_chars("=> "));
     bar
+}
+
+/// The writing thread's [`LineOut`]: each line, once rendered, goes
+/// through `--unique` and to the output.
+struct StreamOut<'w, 'o> {
+    w: &'w mut BufWriter<&'o mut dyn Write>,
+    /// The run's `--unique` filter, when on.
+    unique: Option<&'w mut Unique>,
+    /// The line being rendered.
+    line: String,
+    /// Lines written.
+    written: u64,
+    /// `Ok(false)` once the output is closed (EPIPE); an error once a write
+    /// failed. Nothing is written after either.
+    state: Result<bool, Error>,
+}
+
+impl LineOut for StreamOut<'_, '_> {
+    fn buffer(&mut self) -> Option<&mut String> {
+        matches!(self.state, Ok(true)).then_some(&mut self.line)
+    }
+
+    fn end_line(&mut self, key: Option<KeyHash>) {
+        let fresh = match (&mut self.unique, key) {
+            (Some(u), Some(k)) => u.first(k),
+            _ => true,
+        };
+        if fresh {
+            match self.w.write_all(self.line.as_bytes()) {
+                Ok(()) => self.written += 1,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => self.state = Ok(false),
+                Err(e) => self.state = Err(Error::Output(e)),
+            }
+        }
+        self.line.clear();
+    }
 }
 
 /// Runs `spinneret links`: output lines to `out`, bad-record lines and the
@@ -156,13 +214,28 @@ pub fn run(
 
         // The batches' outcomes, processed on the pool by their own thread
         // so that the workers go on while this thread writes.
-        let (done_tx, done_rx) = sync_channel::<(Vec<Outcome>, u64)>(1);
+        // Each item's outcome, and the item itself when the writer is to
+        // process it (again), streaming: no outcome for an item over
+        // STREAM_PAYLOAD, an outcome without lines for one whose lines went
+        // over their budget.
+        type Done = (Option<Outcome>, Option<Item>);
+        let (done_tx, done_rx) = sync_channel::<(Vec<Done>, u64)>(1);
         let pool = &pool;
         let processor = scope.spawn(move || {
             for (batch, pos) in rx.iter() {
-                let outcomes: Vec<Outcome> =
-                    pool.install(|| batch.par_iter().map(|i| process(i, render)).collect());
-                drop(batch);
+                let outcomes: Vec<Done> = pool.install(|| {
+                    batch
+                        .into_par_iter()
+                        .map(|item| {
+                            if item.weight() > STREAM_PAYLOAD {
+                                return (None, Some(item));
+                            }
+                            let o = process(&item, render);
+                            let again = o.lines.over_budget.then_some(item);
+                            (Some(o), again)
+                        })
+                        .collect()
+                });
                 if done_tx.send((outcomes, pos)).is_err() {
                     // The writer stopped: so does the producer, once its
                     // channel's receiver (`rx`, dropped here) is gone.
@@ -177,8 +250,36 @@ pub fn run(
                 return Ok(());
             }
             for (outcomes, pos) in done_rx.iter() {
-                for o in &outcomes {
-                    stats.add(o);
+                for (done, again) in outcomes {
+                    // An item this thread processes (again), streaming its
+                    // lines: its outcome comes after its lines, which is
+                    // the same for the statistics, and a bad item has no
+                    // lines.
+                    let (o, open) = match (done, again) {
+                        (done, Some(item)) => {
+                            let mut stream = StreamOut {
+                                w: &mut w,
+                                unique: args.unique.then_some(&mut unique),
+                                line: String::new(),
+                                written: 0,
+                                state: Ok(true),
+                            };
+                            let (record_type, class, body_error) =
+                                process_into(&item, render, &mut stream);
+                            stats.links_written += stream.written;
+                            let open = stream.state?;
+                            let o = done.unwrap_or(Outcome {
+                                record_type,
+                                class,
+                                body_error,
+                                lines: Lines::default(),
+                            });
+                            (o, open)
+                        }
+                        (Some(o), None) => (o, true),
+                        (None, None) => continue,
+                    };
+                    stats.add(&o);
                     if let Class::Bad(msg) = &o.class {
                         bar.suspend(|| {
                             let _ = writeln!(diag, "spinneret: bad record: {msg}");
@@ -187,6 +288,10 @@ pub fn run(
                             status = Status::Strict;
                             return Ok(());
                         }
+                    }
+                    if !open {
+                        status = Status::OutputClosed;
+                        return Ok(());
                     }
                     if !args.unique {
                         // Every line: the page's text at once.

@@ -27,8 +27,35 @@ use crate::args::Format;
 use crate::input::Item;
 use crate::output::{LinkRow, PageJson};
 
+/// Where [`process`] puts the rendered lines of an item: [`Lines`] keeps
+/// them for the writer, a streaming writer writes each at once.
+pub trait LineOut {
+    /// The buffer the next line is rendered into (appended to), or `None`
+    /// when the lines are no longer wanted (the item went over its
+    /// budget).
+    fn buffer(&mut self) -> Option<&mut String>;
+    /// The line just rendered into [`LineOut::buffer`] is complete; `key`
+    /// is its `--unique` key (computed only with `--unique`).
+    fn end_line(&mut self, key: Option<KeyHash>);
+    /// A page of `payload` bytes is about to be rendered.
+    fn page(&mut self, payload: usize) {
+        let _ = payload;
+    }
+}
+
+/// The least render budget of an item (see [`Lines::over_budget`]).
+pub const MIN_RENDER_BUDGET: usize = 1 << 20;
+
 /// The output lines of one item, rendered into one text (one allocation
-/// per page, not one per link).
+/// per page, not one per link), up to a budget.
+///
+/// Budget: an item's lines are kept while their text is at most
+/// [`Lines::budget_for`] its payload (twice its size, at least
+/// [`MIN_RENDER_BUDGET`]); past that they are dropped and
+/// [`Lines::over_budget`] is set, and the writer renders the item again,
+/// streaming each line out (`pipeline`). So one page with a million links
+/// does not hold its whole rendered output (nine times the page, in JSON
+/// Lines) in memory.
 #[derive(Debug, Default)]
 pub struct Lines {
     /// Every line, each ending in a line feed.
@@ -36,6 +63,10 @@ pub struct Lines {
     /// Where each line ends in `text`, with its `--unique` key (computed
     /// only with `--unique`).
     pub ends: Vec<LineEnd>,
+    /// The most bytes `text` may hold.
+    budget: usize,
+    /// The lines went over the budget and were dropped.
+    pub over_budget: bool,
 }
 
 /// The end of one line of [`Lines`].
@@ -48,6 +79,19 @@ pub struct LineEnd {
 }
 
 impl Lines {
+    /// No lines, with the budget for an item of `payload` bytes.
+    pub fn with_budget_for(payload: usize) -> Lines {
+        Lines {
+            budget: Lines::budget_for(payload),
+            ..Lines::default()
+        }
+    }
+
+    /// The render budget of an item of `payload` bytes, in bytes of text.
+    pub fn budget_for(payload: usize) -> usize {
+        payload.saturating_mul(2).max(MIN_RENDER_BUDGET)
+    }
+
     /// The lines, with their keys.
     pub fn iter(&self) -> impl Iterator<Item = (Option<KeyHash>, &str)> + '_ {
         let mut start = 0;
@@ -56,6 +100,36 @@ impl Lines {
             start = e.end;
             (e.key, line)
         })
+    }
+}
+
+impl LineOut for Lines {
+    fn page(&mut self, payload: usize) {
+        // The rendered lines are about as long as the page (JSON Lines:
+        // 31.6 MB for 44 MB of HTML on a 300-record WARC, but more than the
+        // page for 43 % of pages and more than 1.5 times it for 10 %): room
+        // for twice the page up front spares most of the doublings that
+        // copied the text again (4 % of the pipeline's instructions in
+        // all). Untouched capacity costs no memory.
+        self.text
+            .reserve(payload.saturating_mul(2).min(self.budget));
+    }
+
+    fn buffer(&mut self) -> Option<&mut String> {
+        (!self.over_budget).then_some(&mut self.text)
+    }
+
+    fn end_line(&mut self, key: Option<KeyHash>) {
+        if self.text.len() > self.budget {
+            self.over_budget = true;
+            self.text = String::new();
+            self.ends = Vec::new();
+            return;
+        }
+        self.ends.push(LineEnd {
+            key,
+            end: self.text.len(),
+        });
     }
 }
 
@@ -136,25 +210,29 @@ fn run_extract(
     headers: &Headers<'_>,
     record: &str,
     render: Render<'_>,
-    lines: &mut Lines,
+    out: &mut dyn LineOut,
 ) -> PageStats {
     let source = page.href();
-    // The rendered lines are about as long as the page (JSON Lines: 31.6 MB
-    // for 44 MB of HTML on a 300-record WARC, but more than the page for 43 %
-    // of pages and more than 1.5 times it for 10 %): room for twice the page
-    // up front spares most of the doublings that copied the text again
-    // (4 % of the pipeline's instructions in all). Untouched capacity costs
-    // no memory.
-    lines.text.reserve(body.len().saturating_mul(2));
     let mut canon = render.canon.map(|p| Canonicalizer::new(p.clone()));
     let page_json = PageJson::new(source, record);
+    out.page(body.len());
     let mut extractor = EXTRACTOR.with_borrow_mut(std::mem::take);
     let s = extractor.extract(body, page, headers, |l| {
+        let Some(text) = out.buffer() else {
+            return;
+        };
         let mut row = LinkRow::new(&l, source, record);
         // The canonical target, when a profile other than `whatwg` is on; a
         // target a rule cannot canonicalize stays as WHATWG serialized it.
+        // Copied (out of the canonicalizer, which the key needs next) only
+        // when it differs from the serialization: no copy for most links,
+        // and not a second copy of a 50 MB URL.
         let canonical: Option<String> = match (&mut canon, &l.target) {
-            (Some(c), Ok(url)) => c.canonicalize_url(url).ok().map(str::to_owned),
+            (Some(c), Ok(url)) => c
+                .canonicalize_url(url)
+                .ok()
+                .filter(|t| *t != url.href())
+                .map(str::to_owned),
             _ => None,
         };
         if canonical.is_some() {
@@ -167,11 +245,8 @@ fn run_extract(
             (_, Some(t)) => KeyHash::of(t),
             (_, None) => row.raw_key(),
         });
-        row.write(render.format, Some(&page_json), &mut lines.text);
-        lines.ends.push(LineEnd {
-            key,
-            end: lines.text.len(),
-        });
+        row.write(render.format, Some(&page_json), text);
+        out.end_line(key);
     });
     EXTRACTOR.set(extractor);
     PageStats {
@@ -214,20 +289,36 @@ fn headers(record: &Record) -> Headers<'_> {
     h
 }
 
-/// Processes one item.
+/// Processes one item, keeping its rendered lines within their budget
+/// ([`Lines`]).
 pub fn process(item: &Item, render: Render<'_>) -> Outcome {
-    let mut lines = Lines::default();
+    let mut lines = Lines::with_budget_for(item.weight());
+    let (record_type, class, body_error) = process_into(item, render, &mut lines);
+    Outcome {
+        record_type,
+        class,
+        body_error,
+        lines,
+    }
+}
+
+/// Processes one item, handing each rendered line to `out`: its record
+/// type, class and whether its body was damaged.
+pub fn process_into(
+    item: &Item,
+    render: Render<'_>,
+    out: &mut dyn LineOut,
+) -> (&'static str, Class, bool) {
     match item {
-        Item::Bad { file, offset, what } => Outcome {
-            record_type: "bad",
+        Item::Bad { file, offset, what } => (
+            "bad",
             // A RecordError's message starts with "offset N: ".
-            class: Class::Bad(match offset {
+            Class::Bad(match offset {
                 Some(o) if !what.starts_with("offset ") => format!("{file}: offset {o}: {what}"),
                 _ => format!("{file}: {what}"),
             }),
-            body_error: false,
-            lines,
-        },
+            false,
+        ),
         Item::Page { file, url, body } => {
             let record = format!("{file}:0");
             let class = match Url::parse(url) {
@@ -237,20 +328,14 @@ pub fn process(item: &Item, render: Render<'_>) -> Outcome {
                     &Headers::default(),
                     &record,
                     render,
-                    &mut lines,
+                    out,
                 )),
                 Err(e) => Class::Bad(format!("{file}: page URL {url:?}: {e}")),
             };
-            Outcome {
-                record_type: "html-file",
-                class,
-                body_error: false,
-                lines,
-            }
+            ("html-file", class, false)
         }
         Item::Record { file, record } => {
             let kind = record.kind;
-            let record_type = kind.name();
             let body_error = record.body_error.is_some();
             let class = if !matches!(kind, RecordType::Response | RecordType::Resource) {
                 Class::Skipped
@@ -264,34 +349,20 @@ pub fn process(item: &Item, render: Render<'_>) -> Outcome {
                         Some(Ok(page)) => {
                             let id = format!("{file}:{}", record.offset);
                             if html {
-                                Class::Html(run_extract(
-                                    &record.body,
-                                    &page,
-                                    &h,
-                                    &id,
-                                    render,
-                                    &mut lines,
-                                ))
+                                Class::Html(run_extract(&record.body, &page, &h, &id, render, out))
                             } else {
                                 let h = Headers {
                                     content_type: Vec::new(),
                                     ..h
                                 };
-                                Class::HeaderOnly(run_extract(
-                                    b"", &page, &h, &id, render, &mut lines,
-                                ))
+                                Class::HeaderOnly(run_extract(b"", &page, &h, &id, render, out))
                             }
                         }
                         _ => Class::NoUrl,
                     }
                 }
             };
-            Outcome {
-                record_type,
-                class,
-                body_error,
-                lines,
-            }
+            (kind.name(), class, body_error)
         }
     }
 }

@@ -18,6 +18,7 @@ use spinneret_url::{ParseError, QueryEncoder, Url};
 
 use crate::header;
 use crate::link::{KindCounts, Link, LinkKind, Summary};
+use crate::rules::{self, Attr};
 use crate::scan::{Buffers, Page, scan};
 
 /// The HTTP response headers that matter (values as received).
@@ -110,7 +111,7 @@ impl Extractor {
         let Buffers { links, texts, .. } = &self.buffers;
         // The frozen base URL: the first base element with an href, parsed
         // against the fallback base URL (the page URL); failure → fallback.
-        if let Some(href) = doc.base_href.map(|t| links.get(t)) {
+        if let Some(href) = doc.base_href.map(|k| links.kept(k)) {
             match parse_url(href, url, Some(&encoder)) {
                 Ok(b) => summary.base = b,
                 Err(e) => summary.base_error = Some((href.to_string(), e)),
@@ -138,24 +139,25 @@ impl Extractor {
             }
         }
         let base = summary.base.clone();
-        let text_of = |t| links.get(t);
+        let kept = |k| links.kept(k);
         for p in &links.links {
-            let raw = links.get(p.raw);
+            let raw = links.kept(p.raw);
             let target = parse_url(raw, &base, Some(&encoder));
-            let rel = p.rel.map(text_of);
+            let q = links.qualifiers(p);
+            let rel = q.rel.map(kept);
             let nofollow = rel.is_some_and(has_nofollow);
             let link = Link {
-                element: text_of(p.element),
-                attribute: p.attribute,
+                element: links.get(p.element),
+                attribute: p.attribute.map_or(rules::STYLE_TEXT, Attr::name),
                 svg: p.svg,
                 kind: p.kind,
                 raw,
                 target,
                 rel,
                 nofollow,
-                hreflang: p.hreflang.map(text_of),
-                as_: p.as_.map(text_of),
-                text: p.text.map(|i| texts.get(i)),
+                hreflang: q.hreflang.map(kept),
+                as_: q.as_.map(kept),
+                text: p.anchor_text().map(|i| texts.get(i)),
             };
             deliver(link, &mut summary);
         }

@@ -50,7 +50,9 @@
 //! void HTML element (e.g. `<link>`) directly inside an SVG integration
 //! point (`foreignObject`, `desc`, `title`) cannot be told from a
 //! self-closing SVG element with the tokenizer's snapshot and is taken as
-//! SVG (so it is not reported).
+//! SVG (so it is not reported). The texts kept for pending links (attribute
+//! values) are limited to 4 GiB per page; links past that are not reported
+//! (only a page over 4 GiB can reach it).
 //!
 //! Code map (private modules in `src/`):
 //! - `link.rs` — what is reported: [`Link`], [`LinkKind`], [`KindCounts`],

@@ -186,13 +186,16 @@ pub(crate) fn links_of<'v>(
     }
 }
 
+/// The attribute name reported for the links of a `<style>` element's text.
+pub(crate) const STYLE_TEXT: &str = "#text";
+
 /// The CSS URLs of a `<style>` element's text (attribute name `#text`).
 pub fn style_text_links<'v>(
     text: &'v str,
     mut emit: impl FnMut(&'static str, LinkKind, Cow<'v, str>),
 ) {
     for u in css_urls(text) {
-        emit("#text", LinkKind::Style, trim_cow(u));
+        emit(STYLE_TEXT, LinkKind::Style, trim_cow(u));
     }
 }
 

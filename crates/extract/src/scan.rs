@@ -25,7 +25,7 @@ use spinneret_encoding::{Change, Confidence, Determination, Encoding, meta_eleme
 use spinneret_html::{LocalName, Name, Tag, Token, TokenText, Tokenizer, TokenizerOptions};
 
 use crate::anchor_text::AnchorTexts;
-use crate::pending::{Pending, PendingLinks, Text};
+use crate::pending::{Found, Kept, PendingLinks, Qualifiers, Text};
 use crate::rules::{self, Attr};
 
 /// The buffers a pass fills, kept from page to page (emptied at the start
@@ -38,8 +38,8 @@ pub(crate) struct Buffers {
     style_text: String,
 }
 
-/// The most pending links [`Buffers`] keep room for between pages (about
-/// 1.3 MB; the corpus's pages have at most a few thousand links).
+/// The most pending links [`Buffers`] keep room for between pages (256 KB;
+/// the corpus's pages have at most a few thousand links).
 pub(crate) const KEEP_LINKS: usize = 8192;
 /// The most text bytes each of [`Buffers`]' strings keeps room for between
 /// pages.
@@ -71,7 +71,7 @@ impl Buffers {
 /// What a pass found besides what it left in the [`Buffers`].
 pub(crate) struct Pass {
     /// The first `<base href>` value.
-    pub(crate) base_href: Option<Text>,
+    pub(crate) base_href: Option<Kept>,
     /// What *change the encoding* said, if a `<meta>` triggered it.
     pub(crate) change: Option<Change>,
     /// The encoding changed: decode again and scan again.
@@ -276,7 +276,7 @@ struct PageScan<'a> {
     /// tags): a `base` in a template's contents is not in the document and
     /// sets no base URL.
     template_depth: u32,
-    base_href: Option<Text>,
+    base_href: Option<Kept>,
     change: Option<Change>,
 }
 
@@ -380,7 +380,7 @@ impl<'a> PageScan<'a> {
                         && self.template_depth == 0
                         && let Some(h) = self.buffers.tag.get(self.page.text, Attr::Href)
                     {
-                        self.base_href = Some(self.buffers.links.keep_text(h));
+                        self.base_href = self.buffers.links.keep_text(h);
                     }
                 }
                 Some(L::Meta)
@@ -434,7 +434,7 @@ impl<'a> PageScan<'a> {
         let get = |a| tag.get(page_text, a);
         // A name the tokenizer does not intern is kept once per tag, not
         // once per link.
-        let mut element = local.map(|n| Text::Static(n.as_str()));
+        let mut element = local.map(Text::Name);
         rules::links_of(name, svg, get, |attribute, kind, v| {
             let main = is_linkish && attribute == Attr::Href;
             let text = if is_anchor && main {
@@ -443,25 +443,37 @@ impl<'a> PageScan<'a> {
             } else {
                 None
             };
-            let mut keep = |a| get(a).map(|v| links.keep_text(v));
-            let rel = if main { keep(Attr::Rel) } else { None };
-            let hreflang = if main { keep(Attr::Hreflang) } else { None };
-            let as_ = if main && local == Some(L::Link) {
-                keep(Attr::As)
+            let mut keep = |a| get(a).and_then(|v| links.keep_text(v));
+            let qualifiers = if main {
+                Qualifiers {
+                    rel: keep(Attr::Rel),
+                    hreflang: keep(Attr::Hreflang),
+                    as_: if local == Some(L::Link) {
+                        keep(Attr::As)
+                    } else {
+                        None
+                    },
+                }
             } else {
-                None
+                Qualifiers::default()
             };
-            let element = *element.get_or_insert_with(|| links.keep_text(name));
-            let raw = links.keep_text(&v);
-            links.links.push(Pending {
+            let element = match element {
+                Some(e) => e,
+                None => match links.keep_text(name) {
+                    Some(k) => *element.insert(Text::Kept(k)),
+                    None => return,
+                },
+            };
+            let Some(raw) = links.keep_text(&v) else {
+                return;
+            };
+            links.push(Found {
                 element,
-                attribute: attribute.name(),
+                attribute: Some(attribute),
                 svg,
                 kind,
                 raw,
-                rel,
-                hreflang,
-                as_,
+                qualifiers,
                 text,
             });
         });
@@ -476,19 +488,18 @@ impl<'a> PageScan<'a> {
         let Buffers {
             links, style_text, ..
         } = &mut *self.buffers;
-        rules::style_text_links(style_text, |attribute, kind, v| {
-            let raw = links.keep_text(&v);
-            links.links.push(Pending {
-                element: Text::Static("style"),
-                attribute,
-                svg: false,
-                kind,
-                raw,
-                rel: None,
-                hreflang: None,
-                as_: None,
-                text: None,
-            });
+        rules::style_text_links(style_text, |_, kind, v| {
+            if let Some(raw) = links.keep_text(&v) {
+                links.push(Found {
+                    element: Text::Name(LocalName::Style),
+                    attribute: None,
+                    svg: false,
+                    kind,
+                    raw,
+                    qualifiers: Qualifiers::default(),
+                    text: None,
+                });
+            }
         });
         style_text.clear();
     }
