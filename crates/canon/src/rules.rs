@@ -547,24 +547,32 @@ fn fold_https(p: &mut Parts) {
     }
 }
 
+/// Strips every leading `www.`/`wwwN.` label while a registrable name is
+/// left (`www.www.example.com` → `example.com`), so that the rule gives the
+/// same host on a second pass (canonicalization is idempotent).
 fn strip_www(p: &mut Parts) {
     if p.host_kind != HostKind::Domain {
         return;
     }
+    while strip_one_www(p) {}
+}
+
+/// Strips one leading `www.`/`wwwN.` label when a registrable name is left.
+fn strip_one_www(p: &mut Parts) -> bool {
     let h = p.host.as_bytes();
     if !h.starts_with(b"www") {
-        return;
+        return false;
     }
     let digits = h[3..].iter().take_while(|b| b.is_ascii_digit()).count();
     let dot = 3 + digits;
     if h.get(dot) != Some(&b'.') {
-        return;
+        return false;
     }
     let rest = &p.host[dot + 1..];
     // Keep a registrable name: `www.com` stays, and the rest must not turn
     // into an IPv4 address on re-parse (`www.1.2` stays).
     let Some(last_dot) = rest.trim_end_matches('.').rfind('.') else {
-        return;
+        return false;
     };
     let last = &rest.trim_end_matches('.')[last_dot + 1..];
     if last.is_empty()
@@ -573,9 +581,10 @@ fn strip_www(p: &mut Parts) {
             .all(|b| b.is_ascii_hexdigit() || b == b'x' || b == b'X')
             && last.bytes().any(|b| b.is_ascii_digit())
     {
-        return;
+        return false;
     }
     p.host.drain(..dot + 1);
+    true
 }
 
 /// Whether `b`, percent-encoded in a component, may be decoded by

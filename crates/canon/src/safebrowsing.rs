@@ -31,7 +31,27 @@ use crate::percent::push_escape;
 pub use crate::percent::unescape_repeatedly;
 
 /// Canonicalizes `input` per Safe Browsing. Never fails.
+///
+/// One deviation from the published algorithm, so that canonicalizing is
+/// idempotent: a hierarchical URL whose host normalizes to nothing
+/// (`http://./e`) would serialize as `http:///e`, which reads back with
+/// `e` as its host; the result is that reading, canonicalized.
 pub fn canonicalize(input: &[u8]) -> String {
+    let once = canonicalize_once(input);
+    match empty_host_reading(&once) {
+        Some(again) => canonicalize_once(again.as_bytes()),
+        None => once,
+    }
+}
+
+/// The text to canonicalize again when `canonical` is a hierarchical URL
+/// with an empty host and a path to read the host from.
+pub(crate) fn empty_host_reading(canonical: &str) -> Option<&str> {
+    let (_, rest) = canonical.split_once("://")?;
+    (rest.starts_with('/') && rest.len() > 1).then_some(canonical)
+}
+
+fn canonicalize_once(input: &[u8]) -> String {
     let cleaned = clean(input);
     let u = lenient::split(&cleaned);
     let mut out = Vec::with_capacity(cleaned.len() + 8);
@@ -175,9 +195,32 @@ fn canonical_host(raw: &[u8]) -> (Vec<u8>, bool) {
     if raw.first() == Some(&b'[') {
         return (raw.to_ascii_lowercase(), true);
     }
-    let h = unescape_repeatedly(raw);
+    let dots = normalize_dots(&unescape_repeatedly(raw));
+    let ipv4 = |dots: &[u8]| {
+        let [a, b, c, d] = parse_ipv4(dots)?.to_be_bytes();
+        Some((format!("{a}.{b}.{c}.{d}").into_bytes(), true))
+    };
+    if let Some(ip) = ipv4(&dots) {
+        return ip;
+    }
+    let delimiter =
+        |b: &u8| matches!(b, b'/' | b'\\' | b'?' | b'@' | b':' | b'#' | b'%') || *b <= 0x20;
+    if !dots.is_ascii()
+        && !dots.iter().any(delimiter)
+        && let Some(a) = idna_to_ascii(&dots)
+    {
+        // IDNA maps full-width and ideographic dots to `.`: the dots are
+        // normalized again, so that a second pass finds nothing to do.
+        let a = normalize_dots(&a);
+        return ipv4(&a).unwrap_or((a, false));
+    }
+    (dots.to_ascii_lowercase(), false)
+}
+
+/// Removes leading and trailing dots and collapses runs of dots.
+fn normalize_dots(h: &[u8]) -> Vec<u8> {
     let mut dots = Vec::with_capacity(h.len());
-    for &b in h.iter() {
+    for &b in h {
         if b == b'.' && (dots.is_empty() || dots.last() == Some(&b'.')) {
             continue;
         }
@@ -186,19 +229,7 @@ fn canonical_host(raw: &[u8]) -> (Vec<u8>, bool) {
     while dots.last() == Some(&b'.') {
         dots.pop();
     }
-    if let Some(ip) = parse_ipv4(&dots) {
-        let [a, b, c, d] = ip.to_be_bytes();
-        return (format!("{a}.{b}.{c}.{d}").into_bytes(), true);
-    }
-    let delimiter =
-        |b: &u8| matches!(b, b'/' | b'\\' | b'?' | b'@' | b':' | b'#' | b'%') || *b <= 0x20;
-    if !dots.is_ascii()
-        && !dots.iter().any(delimiter)
-        && let Some(a) = idna_to_ascii(&dots)
-    {
-        return (a, false);
-    }
-    (dots.to_ascii_lowercase(), false)
+    dots
 }
 
 fn idna_to_ascii(host: &[u8]) -> Option<Vec<u8>> {

@@ -39,7 +39,19 @@ pub struct IaCanonical {
 
 /// Canonicalizes `input` with the Internet Archive's default rules and
 /// returns the URL and its SURT. Never fails.
+///
+/// As in [`safebrowsing::canonicalize`], a URL whose host normalizes to
+/// nothing is read back and canonicalized again, so that the result is a
+/// fixed point.
 pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
+    let once = ia_canonicalize_once(input);
+    match safebrowsing::empty_host_reading(&once.url) {
+        Some(again) => ia_canonicalize_once(again.as_bytes()),
+        None => once,
+    }
+}
+
+fn ia_canonicalize_once(input: &[u8]) -> IaCanonical {
     let cleaned = safebrowsing::clean(input);
     if cleaned.is_empty() {
         return IaCanonical {
