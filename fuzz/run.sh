@@ -9,6 +9,8 @@
 #   FUZZ_JOBS=2        targets run at a time (default 1; one per core)
 #   FUZZ_TARGET_DIR=…  cargo target dir (default fuzz/target)
 #   FUZZ_ARGS="…"      extra libFuzzer flags for every target
+#   FUZZ_ARGS_<target>="…"  extra libFuzzer flags for one target
+#   FUZZ_SKIP="a b"    targets to leave out
 # Crashing inputs land in fuzz/artifacts/<target>/; logs in fuzz/logs/.
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -39,17 +41,19 @@ run_one() {
     warc) dict=(-dict=dict/warc.dict) max_len=16384 ;;
     esac
     mkdir -p "artifacts/$target"
-    local start=$SECONDS
+    local start=$SECONDS extra_var="FUZZ_ARGS_$target"
     # -timeout: an input that takes 20 s is a hang (no progress), a failure.
     # shellcheck disable=SC2086
     "$bin_dir/$target" "corpus/$target" "${dict[@]}" \
         -max_total_time="$seconds" -max_len="$max_len" -timeout=20 -rss_limit_mb=2048 \
-        -artifact_prefix="artifacts/$target/" -print_final_stats=1 ${FUZZ_ARGS:-} \
+        -artifact_prefix="artifacts/$target/" -print_final_stats=1 ${FUZZ_ARGS:-} ${!extra_var:-} \
         > "logs/$target.log" 2>&1
     local status=$?
     local elapsed=$((SECONDS - start))
     local runs cov ft
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "logs/$target.log" | tail -1)
+    # (-fork mode prints no final stats: its last "#N:" status line counts.)
+    [ -n "$runs" ] || runs=$(grep -o '^#[0-9]*' "logs/$target.log" | tail -1 | tr -d '#')
     cov=$(grep -o 'cov: [0-9]*' "logs/$target.log" | tail -1 | cut -d' ' -f2)
     ft=$(grep -o 'ft: [0-9]*' "logs/$target.log" | tail -1 | cut -d' ' -f2)
     local verdict=ok
@@ -66,6 +70,7 @@ failures=()
 running=0
 declare -A pids
 for target in "${targets[@]}"; do
+    case " ${FUZZ_SKIP:-} " in *" $target "*) continue ;; esac
     if [ ! -x "$bin_dir/$target" ]; then
         echo "fuzz: no binary for $target"
         failed=$((failed + 1))

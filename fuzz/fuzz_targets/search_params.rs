@@ -80,7 +80,7 @@ fuzz_target!(|input: Input| {
             }
         }
         assert_eq!(params.len(), params.iter().count());
-        assert_eq!(params.is_empty(), params.len() == 0);
+        assert_eq!(params.is_empty(), params.iter().next().is_none());
         round_trip(&params);
     }
 });
