@@ -4,7 +4,9 @@
 //! layout). Most read their input as a few parameter bytes or NUL-ended
 //! fields in front of a document, so that a page, URL list or WARC file from
 //! the shared corpus becomes a seed by prepending a short header (see
-//! `fuzz/run.sh`); [`Input`] reads that layout.
+//! `fuzz/seeds.sh`); [`Input`] reads that layout.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 /// Reads parameters from the front of a fuzz input; what is left is the
 /// document. Reading past the end gives zeros and empty fields.
