@@ -107,29 +107,31 @@ pub fn srcset_urls(input: &str) -> Vec<&str> {
 fn descriptors_valid(descriptors: &[&str]) -> bool {
     let (mut w, mut x, mut h) = (false, false, false);
     for d in descriptors {
-        let Some(last) = d.as_bytes().last() else {
+        // The descriptor's last character is its type; it may be any
+        // character, so the value ends at a character boundary.
+        let Some(last) = d.chars().next_back() else {
             continue;
         };
-        let value = &d[..d.len() - 1];
+        let value = &d[..d.len() - last.len_utf8()];
         let positive_int = || {
             !value.is_empty()
                 && value.bytes().all(|c| c.is_ascii_digit())
                 && value.parse::<u64>().map_or(true, |v| v > 0)
         };
         match last {
-            b'w' => {
+            'w' => {
                 if w || x || !positive_int() {
                     return false;
                 }
                 w = true;
             }
-            b'x' => {
+            'x' => {
                 if w || x || h || !valid_float(value) {
                     return false;
                 }
                 x = true;
             }
-            b'h' => {
+            'h' => {
                 if h || x || !positive_int() {
                     return false;
                 }
@@ -215,5 +217,11 @@ mod tests {
         assert_eq!(srcset_urls("a.png 1x,"), ["a.png"]);
         assert_eq!(srcset_urls("a.png 1e1x"), ["a.png"]);
         assert_eq!(srcset_urls("a.png -1x"), Vec::<&str>::new());
+        // A descriptor ending in a non-ASCII character is invalid, not a
+        // slice inside that character.
+        assert_eq!(
+            srcset_urls("a.png 2x\u{FFFD}, b.png 1\u{e9}"),
+            Vec::<&str>::new()
+        );
     }
 }

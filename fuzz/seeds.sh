@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Fills fuzz/corpus/<target>/ (the working corpus; not committed) with the
+# committed hand-written seeds of fuzz/seeds/<target>/ and a small,
+# deterministic sample of the shared test data ($SPINNERET_SHARED, default
+# ../shared beside the repository), each given the parameter header its
+# target expects (see the target's module doc). Existing corpus files stay:
+# a long campaign's corpus keeps growing from run to run.
+#
+# Usage: fuzz/seeds.sh TARGET...
+# No pipefail: `head` ends its writers early by design.
+set -eu
+cd "$(dirname "$0")"
+SHARED="${SPINNERET_SHARED:-$(cd ../.. && pwd)/shared}"
+
+# seed TARGET NAME: the content on stdin becomes corpus/TARGET/NAME.
+seed() { mkdir -p "corpus/$1" && cat > "corpus/$1/$2"; }
+
+# Every N-th line of the URL lists, one URL per seed (at most 40).
+url_lines() {
+    awk -v n="$1" 'NR % n == 1 { print; if (++k == 40) exit }' "$SHARED"/corpus/urls/*.txt
+}
+
+# The html5lib tree-construction inputs (every 8th test's #data), at most 120.
+html5lib_inputs() {
+    local dir="$SHARED/testdata/html5lib/tree-construction" out="$1" header="$2"
+    [ -d "$dir" ] || return 0
+    local i=0
+    for file in "$dir"/*.dat; do
+        awk -v out="$out" -v base="$(basename "$file" .dat)" '
+            /^#data$/ { n++; keep = (n % 8 == 1); if (keep) f = out "/h5-" base "-" n; body = 1; first = 1; next }
+            /^#errors$/ || /^#document/ { body = 0; next }
+            body && keep { if (!first) printf "\n" > f; printf "%s", $0 > f; first = 0 }
+        ' "$file"
+        i=$((i + 1))
+    done
+    # The header goes in front of each.
+    for f in "$out"/h5-*; do
+        [ -e "$f" ] || continue
+        { printf "$header"; cat "$f"; } > "$f.tmp" && mv "$f.tmp" "$f"
+    done
+}
+
+# Up to N pages of a corpus folder, their first 3 KB, with a header.
+pages() {
+    local dir="$1" n="$2" target="$3" header="$4"
+    [ -d "$SHARED/corpus/pages/$dir" ] || return 0
+    find "$SHARED/corpus/pages/$dir" -type f | sort | head -n "$n" | while read -r page; do
+        { printf "$header"; head -c 3000 "$page"; } | seed "$target" "page-$dir-$(basename "$page")"
+    done
+}
+
+for target in "$@"; do
+    mkdir -p "corpus/$target"
+    [ -d "seeds/$target" ] && cp -n seeds/"$target"/* "corpus/$target/" 2>/dev/null || true
+    [ -d "$SHARED" ] || continue
+    case "$target" in
+    url_parse | diff_ada | canon | url_setters | search_params)
+        i=0
+        url_lines 2500 | while IFS= read -r url; do
+            i=$((i + 1))
+            printf '%s' "$url" | seed "$target" "url-$i"
+        done
+        ;;
+    tokenizer_chunks | tree_builder)
+        html5lib_inputs "corpus/$target" '\001\000'
+        pages trafilatura 12 "$target" '\000\000'
+        pages jsoup 5 "$target" '\000\003\001\007\100'
+        ;;
+    encoding)
+        pages chardet 40 "$target" '\002\000\000\000'
+        ;;
+    extract)
+        pages trafilatura 20 "$target" 'https://example.com/dir/page.html\000text/html\000\000\000'
+        pages aeb 10 "$target" 'http://example.org/\000\000/moved\000</style.css>; rel=stylesheet\000'
+        ;;
+    warc)
+        find "$SHARED/corpus/warc" -type f \( -name '*.warc' -o -name '*.arc' -o -name '*.warc.gz' -o -name '*.arc.gz' \) -size -48k |
+            sort | while read -r file; do
+                # Plain bytes (gzip members are the target's flag bit 0).
+                { printf '\000\000\000'; gzip -dcf "$file" 2>/dev/null | head -c 8192; } | seed warc "$(basename "$file")"
+            done
+        ;;
+    esac
+done
