@@ -69,7 +69,14 @@ pub fn recode(
     while i < bytes.len() {
         let b = bytes[i];
         if let Some(v) = escape_at(bytes, i) {
-            if decode(v) {
+            // A hex digit decoded after a `%` or a `%` and one hex digit
+            // that start no escape would make one (`%4%41` → `%4A`), and
+            // the next pass would decode it: such an escape stays.
+            let n = scratch.len();
+            let joins = v.is_ascii_hexdigit()
+                && (scratch.last() == Some(&b'%')
+                    || n >= 2 && scratch[n - 2] == b'%' && scratch[n - 1].is_ascii_hexdigit());
+            if decode(v) && !joins {
                 debug_assert!((0x21..0x7F).contains(&v));
                 scratch.push(v);
                 changed = true;
@@ -151,6 +158,10 @@ mod tests {
         assert_eq!(s, "/%2f");
         let mut s = String::from("/plain");
         assert!(!recode(&mut s, &mut sc, is_unreserved, true, false));
+        // A decoded hex digit never completes an escape.
+        let mut s = String::from("/%4%41%%42z");
+        assert!(!recode(&mut s, &mut sc, is_unreserved, false, false));
+        assert_eq!(s, "/%4%41%%42z");
     }
 
     #[test]

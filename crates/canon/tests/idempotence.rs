@@ -163,7 +163,8 @@ fn every_profile_is_idempotent_on_the_corpus() {
 /// each fixed: a host that normalizes to nothing (`./e` read as
 /// `http://./e` gave `http:///e`, which reads back with `e` as its host), a
 /// full-width dot that IDNA maps to a leading `.` after the dots were
-/// normalized, and `strip-www` removing one `www.` label of several.
+/// normalized, `strip-www` removing one `www.` label of several, and a
+/// decoded `%41` completing an escape with a `%4` before it.
 #[test]
 fn inputs_the_fuzzer_found_are_idempotent() {
     let inputs = [
@@ -174,6 +175,9 @@ fn inputs_the_fuzzer_found_are_idempotent() {
         "http://www2.www.example.com/x",
         "http://./",
         "http://../a/b",
+        "http://h/?q=%4%41",
+        "http://h/p%4%41",
+        "http://h/p%%41%42",
     ];
     for p in profiles() {
         let mut c = Canonicalizer::new(p.clone());
