@@ -777,13 +777,26 @@ fn remove_path_session_ids(path: &mut String, tmp: &mut String) {
                 seg[i + 1..].len() >= 11 && seg[i + 1..i + 12].eq_ignore_ascii_case("jsessionid=")
             });
         match cut {
-            Some(i) => tmp.push_str(&seg[..i]),
-            None => tmp.push_str(seg),
+            // A segment the cut would leave as `.` or `..` keeps its
+            // parameter: the URL parser would resolve it on the next pass
+            // (canonicalization would not be idempotent).
+            Some(i) if !is_dot_segment(&seg[..i]) => tmp.push_str(&seg[..i]),
+            _ => tmp.push_str(seg),
         }
     }
     if tmp != path {
         std::mem::swap(path, tmp);
     }
+}
+
+/// The URL Standard's single- and double-dot path segments (`.`, `%2e`,
+/// `..`, `.%2e`, `%2e.`, `%2e%2e`, case-insensitive).
+fn is_dot_segment(seg: &str) -> bool {
+    let lower = seg.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "." | "%2e" | ".." | ".%2e" | "%2e." | "%2e%2e"
+    )
 }
 
 /// An ASP.NET session id as our rule reads it: 24 of `a-z0-5`.

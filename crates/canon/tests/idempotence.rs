@@ -164,7 +164,8 @@ fn every_profile_is_idempotent_on_the_corpus() {
 /// `http://./e` gave `http:///e`, which reads back with `e` as its host), a
 /// full-width dot that IDNA maps to a leading `.` after the dots were
 /// normalized, `strip-www` removing one `www.` label of several, and a
-/// decoded `%41` completing an escape with a `%4` before it.
+/// decoded `%41` completing an escape with a `%4` before it, and a
+/// removed `;jsessionid=` leaving a `.` segment.
 #[test]
 fn inputs_the_fuzzer_found_are_idempotent() {
     let inputs = [
@@ -178,6 +179,8 @@ fn inputs_the_fuzzer_found_are_idempotent() {
         "http://h/?q=%4%41",
         "http://h/p%4%41",
         "http://h/p%%41%42",
+        "e/h\u{68B}p\\.;jsessionid=",
+        "http://e/a/..;jsessionid=1/b",
     ];
     for p in profiles() {
         let mut c = Canonicalizer::new(p.clone());
