@@ -76,8 +76,23 @@ fn tree_construction_suite() {
     assert_eq!(failed, 0, "{failed} tree-construction cases fail");
 }
 
+/// The tree and the parse errors, each with its kind and position.
+fn tree_and_errors(doc: &spinneret_html::Document) -> String {
+    let mut out = doc.dump();
+    for e in doc.errors() {
+        out.push_str(&format!(
+            "{:?} at {} ({}:{})\n",
+            e.kind, e.offset, e.line, e.col
+        ));
+    }
+    for e in doc.tokenizer_errors() {
+        out.push_str(&format!("{e:?}\n"));
+    }
+    out
+}
+
 #[test]
-fn streamed_in_chunks_builds_the_same_tree() {
+fn streamed_in_chunks_builds_the_same_tree_and_errors() {
     let mut differ = Vec::new();
     let mut cases = 0;
     for test in tree_construction_tests() {
@@ -87,18 +102,22 @@ fn streamed_in_chunks_builds_the_same_tree() {
         for scripting in test.scripting_modes() {
             let options = ParseOptions {
                 scripting,
-                report_errors: false,
+                report_errors: true,
             };
-            let whole = parse_document(&test.data, &options).dump();
+            let whole = tree_and_errors(&parse_document(&test.data, &options));
             for chunking in spinneret_testdata::text_chunkings(&test.data, test.line as u64) {
                 cases += 1;
                 let mut parser = StreamParser::new(&options);
                 for piece in &chunking.pieces {
                     parser.feed(piece);
                 }
-                let streamed = parser.finish().dump();
+                let streamed = tree_and_errors(&parser.finish());
                 if streamed != whole {
-                    differ.push(format!("{} ({}): {}", test.id(), chunking.name, streamed));
+                    differ.push(format!(
+                        "{} ({}):\n{streamed}\nwhole:\n{whole}",
+                        test.id(),
+                        chunking.name
+                    ));
                 }
             }
         }

@@ -27,7 +27,9 @@ use std::hash::RandomState;
 
 /// What one call of the core produced.
 pub(crate) enum Step<'t> {
-    Token(Token<'t>),
+    /// A token, and where in the buffer it starts (after any bytes that
+    /// formed no token, such as `</>`).
+    Token(Token<'t>, usize),
     NeedMore,
     End,
 }
@@ -80,6 +82,8 @@ pub(crate) struct Core {
     pub(crate) base: usize,
     /// Position in the buffer.
     pub(crate) pos: usize,
+    /// Where the token being built starts in the buffer.
+    token_start: usize,
     /// Text of the current token that is not a span of the input
     /// (decoded, lower-cased or normalized), which its [`Acc`]s point into.
     pub(super) scratch: String,
@@ -119,6 +123,7 @@ impl Core {
             report: options.report_errors,
             base: 0,
             pos: 0,
+            token_start: 0,
             scratch: String::new(),
             attrs: Vec::new(),
             errors: Vec::new(),
@@ -158,6 +163,7 @@ impl Core {
     /// current position in it).
     #[inline]
     pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
+        self.token_start = self.pos;
         let built = match self.fast_scan(input, at_eof) {
             Some(built) => built,
             None => match self.scan_states(input, at_eof) {
@@ -202,7 +208,8 @@ impl Core {
                 self.last_start_tag = LastTag::from_known(*known, tag_name.as_str());
             }
         }
-        Step::Token(self.view(built, input))
+        let start = self.token_start;
+        Step::Token(self.view(built, input), start)
     }
 
     /// The general step: any token in any state, with errors; `Err` is the
@@ -226,6 +233,7 @@ impl Core {
         }
         loop {
             let start = self.pos;
+            self.token_start = start;
             let mode = self.mode;
             let nerr = self.errors.len();
             self.scratch.clear();

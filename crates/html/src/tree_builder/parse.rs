@@ -304,12 +304,13 @@ pub(super) fn drive<S: TreeSink>(
     at_eof: bool,
 ) -> Stopped {
     loop {
-        let start = core.pos;
         let base = core.base;
-        builder.token_offset = base + start;
         builder.control.switch_to = None;
         match core.step(input, at_eof) {
-            Step::Token(token) => {
+            Step::Token(token, start) => {
+                // The token's own start: bytes before it that formed no
+                // token (`</>`) are not part of it, whatever the chunking.
+                builder.token_offset = base + start;
                 // What tokens refer to while the tree builder has them.
                 let source;
                 let doctype;
@@ -338,6 +339,7 @@ pub(super) fn drive<S: TreeSink>(
                 builder.process(tok);
             }
             Step::End => {
+                builder.token_offset = base + input.len();
                 builder.process(Tok::Eof);
                 return Stopped::End;
             }
@@ -436,5 +438,32 @@ mod tests {
             stream.feed(piece);
         }
         assert_eq!(stream.finish().errors(), doc.errors());
+    }
+
+    /// Found by fuzz/tree_builder: bytes that form no token (`</>`) put
+    /// the next error at the start of the step when whole and after them
+    /// when streamed.
+    #[test]
+    fn errors_after_bytes_that_form_no_token_do_not_depend_on_chunking() {
+        let options = ParseOptions {
+            report_errors: true,
+            ..ParseOptions::default()
+        };
+        for input in ["</>", "<p></></>x", "</><p>", "<div>a</>"] {
+            let whole = parse_document(input, &options);
+            for cut in 0..=input.len() {
+                let mut stream = StreamParser::new(&options);
+                stream.feed(&input[..cut]);
+                stream.feed(&input[cut..]);
+                assert_eq!(
+                    stream.finish().errors(),
+                    whole.errors(),
+                    "{input:?} cut at {cut}"
+                );
+            }
+        }
+        let doc = parse_document("</>", &options);
+        let at: Vec<_> = doc.errors().iter().map(|e| (e.kind, e.offset)).collect();
+        assert_eq!(at, [(TreeErrorKind::MissingOrBadDoctype, 3)]);
     }
 }
