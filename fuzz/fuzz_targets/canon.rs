@@ -8,15 +8,11 @@
 use libfuzzer_sys::fuzz_target;
 use spinneret_canon::{Canonicalizer, Engine, KeyHash, Profile, surt};
 use spinneret_url::Url;
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 
 /// One canonicalizer per built-in profile, kept across runs (as a crawler
 /// keeps them: their buffers must not leak state from one URL to the next).
 static CANONICALIZERS: Mutex<Vec<Canonicalizer>> = Mutex::new(Vec::new());
-
-/// Whether to check the byte-level engines' idempotence (known broken).
-static CHECK_BYTE_ENGINES: LazyLock<bool> =
-    LazyLock::new(|| std::env::var_os("SPINNERET_FUZZ_BYTE_ENGINES").is_some());
 
 fuzz_target!(|data: &[u8]| {
     let _ = surt::ia_canonicalize(data);
@@ -46,12 +42,6 @@ fuzz_target!(|data: &[u8]| {
         // second pass may strip the next one (documented in
         // crates/canon/tests/idempotence.rs).
         if canon.profile().engine == Engine::InternetArchive && strips_one_www(&once, &twice) {
-            continue;
-        }
-        // Known open bugs of the byte-level engines (fuzz/README.md,
-        // "Open"): their idempotence and key stability are checked only
-        // with SPINNERET_FUZZ_BYTE_ENGINES set.
-        if canon.profile().engine != Engine::Whatwg && !*CHECK_BYTE_ENGINES {
             continue;
         }
         assert_eq!(twice, once, "{name}: not idempotent on {input:?}");

@@ -50,10 +50,11 @@ pub fn scheme_len(s: &[u8]) -> Option<usize> {
     if s.get(n) != Some(&b':') {
         return None;
     }
-    // `example.com:8080/x` — digits then end or `/`: a port, not a scheme.
+    // `example.com:8080/x` — digits then the end of the authority: a
+    // port, not a scheme.
     let rest = &s[n + 1..];
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    if digits > 0 && matches!(rest.get(digits), None | Some(b'/')) {
+    if digits > 0 && matches!(rest.get(digits), None | Some(b'/' | b'?' | b'#' | b'\\')) {
         return None;
     }
     Some(n)

@@ -37,12 +37,21 @@ pub use crate::percent::unescape_repeatedly;
 /// (`http://./e`) would serialize as `http:///e`, which reads back with
 /// `e` as its host; the result is that reading, canonicalized.
 pub fn canonicalize(input: &[u8]) -> String {
-    let once = canonicalize_once(input);
-    match empty_host_reading(&once) {
-        Some(again) => canonicalize_once(again.as_bytes()),
-        None => once,
+    let mut canonical = canonicalize_once(input);
+    for _ in 0..MAX_EMPTY_HOST_READINGS {
+        match empty_host_reading(&canonical) {
+            Some(again) => canonical = canonicalize_once(again.as_bytes()),
+            None => break,
+        }
     }
+    canonical
 }
+
+/// How many times an empty host is read back from the path at most: each
+/// reading moves a segment of the path (with the slashes before it) into
+/// the host, and an input rarely has more than one or two empty ones
+/// (`http:///user@host` takes two); the bound keeps hostile inputs linear.
+pub(crate) const MAX_EMPTY_HOST_READINGS: usize = 4;
 
 /// The text to canonicalize again when `canonical` is a hierarchical URL
 /// with an empty host and a path to read the host from.
@@ -58,7 +67,7 @@ fn canonicalize_once(input: &[u8]) -> String {
     if !u.has_authority {
         out.extend_from_slice(u.scheme);
         out.push(b':');
-        escape_into(&mut out, &unescape_repeatedly(u.path));
+        write_opaque_path(&mut out, &unescape_repeatedly(u.path));
         if let Some(q) = u.query {
             out.push(b'?');
             escape_into(&mut out, &unescape_repeatedly(q));
@@ -67,6 +76,26 @@ fn canonicalize_once(input: &[u8]) -> String {
     }
     write_hierarchical(&u, &mut out);
     ascii(out)
+}
+
+/// Writes the unescaped path of a URL without an authority, escaped so
+/// that it reads back as the same path: delimiters that unescaping made
+/// (`x:/%2F…` would start an authority, `x:80%2F` read as `host:port/`, a
+/// `?` start a query) stay escaped.
+fn write_opaque_path(out: &mut Vec<u8>, path: &[u8]) {
+    let digits = path.iter().take_while(|b| b.is_ascii_digit()).count();
+    for (i, &b) in path.iter().enumerate() {
+        let delimiter = match b {
+            b'?' => true,
+            b'/' | b'\\' => (i == 1 && path[0] == b'/') || (digits > 0 && i == digits),
+            _ => false,
+        };
+        if delimiter {
+            push_escape(out, b);
+        } else {
+            escape_into(out, &[b]);
+        }
+    }
 }
 
 /// The canonical pieces of a hierarchical URL, before serialization (shared
@@ -97,27 +126,39 @@ pub(crate) fn canonical_parts(u: &RawUrl<'_>) -> Canonical {
         escape_into(&mut v, s);
         v
     };
+    // Delimiters that unescaping produced inside the authority stay
+    // escaped, so that the output splits as the input did: `/ \ ?` would
+    // end the authority, `@` move the userinfo, `:` start the port.
+    let authority_escaped = |s: &[u8], keep: &dyn Fn(usize, u8) -> bool| {
+        let mut v = Vec::with_capacity(s.len());
+        for (i, &b) in s.iter().enumerate() {
+            if matches!(b, b'/' | b'\\' | b'?' | b'@' | b':' | b'[' | b']') && !keep(i, b) {
+                push_escape(&mut v, b);
+            } else {
+                escape_into(&mut v, &[b]);
+            }
+        }
+        v
+    };
+    let bracketed = host_is_ip;
+    let last = host.len().saturating_sub(1);
     Canonical {
         scheme,
-        userinfo: u.userinfo.map(|s| escaped(&unescape_repeatedly(s))),
-        host: {
-            // Delimiters that unescaping produced inside the host stay
-            // escaped, so the output splits as the input did.
-            let mut v = Vec::with_capacity(host.len());
-            for &b in &host {
-                if matches!(b, b'/' | b'\\' | b'?' | b'@' | b':') && !host_is_ip {
-                    push_escape(&mut v, b);
-                } else {
-                    escape_into(&mut v, &[b]);
-                }
-            }
-            v
-        },
+        // A `:` in the userinfo separates the password; the last `@` ends it.
+        userinfo: u
+            .userinfo
+            .map(|s| authority_escaped(&unescape_repeatedly(s), &|_, b| b == b':' || b == b'@')),
+        host: authority_escaped(&host, &|i, b| {
+            // A dotted IPv4 address has none; a bracketed one (IPv6) keeps
+            // its brackets (first and last byte) and its colons.
+            bracketed && (b == b':' || (b == b'[' && i == 0) || (b == b']' && i == last))
+        }),
         host_is_ip,
         port: u
             .port
             .filter(|p| !p.is_empty())
-            .map(|p| escaped(&unescape_repeatedly(p))),
+            // The port is everything after the host's colon, junk included.
+            .map(|p| authority_escaped(&unescape_repeatedly(p), &|_, b| b == b':')),
         path: {
             // A `?` that unescaping produced stays part of the path: written
             // raw it would become a query on the next pass (the published
@@ -193,7 +234,9 @@ fn ascii(v: Vec<u8>) -> String {
 /// whether it is an IP address.
 fn canonical_host(raw: &[u8]) -> (Vec<u8>, bool) {
     if raw.first() == Some(&b'[') {
-        return (raw.to_ascii_lowercase(), true);
+        // Unescaped like any host, so that escaping it again (last) gives
+        // the same bytes on the next pass.
+        return (unescape_repeatedly(raw).to_ascii_lowercase(), true);
     }
     let dots = normalize_dots(&unescape_repeatedly(raw));
     let ipv4 = |dots: &[u8]| {

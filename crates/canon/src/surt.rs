@@ -44,11 +44,14 @@ pub struct IaCanonical {
 /// nothing is read back and canonicalized again, so that the result is a
 /// fixed point.
 pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
-    let once = ia_canonicalize_once(input);
-    match safebrowsing::empty_host_reading(&once.url) {
-        Some(again) => ia_canonicalize_once(again.as_bytes()),
-        None => once,
+    let mut canonical = ia_canonicalize_once(input);
+    for _ in 0..safebrowsing::MAX_EMPTY_HOST_READINGS {
+        match safebrowsing::empty_host_reading(&canonical.url) {
+            Some(again) => canonical = ia_canonicalize_once(again.as_bytes()),
+            None => break,
+        }
     }
+    canonical
 }
 
 fn ia_canonicalize_once(input: &[u8]) -> IaCanonical {
@@ -91,7 +94,16 @@ fn ia_canonicalize_once(input: &[u8]) -> IaCanonical {
     // The host is lower-cased after escaping, escapes included (`%c3`).
     let mut host = text(&c.host).to_ascii_lowercase();
     if !c.host_is_ip {
+        let len = host.len();
         massage_host(&mut host);
+        // What is left may be an IPv4 address in another form (`www.3`);
+        // it is normalized as step 1 would, so that the result is a fixed
+        // point (IA's own keys differ here: it massages after step 1).
+        if host.len() != len
+            && let Some(ip) = parse_ipv4(host.as_bytes())
+        {
+            host = std::net::Ipv4Addr::from(ip).to_string();
+        }
     }
     let port = c.port.as_deref().map(text).filter(|p| {
         !matches!(

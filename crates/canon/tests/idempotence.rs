@@ -165,7 +165,12 @@ fn every_profile_is_idempotent_on_the_corpus() {
 /// full-width dot that IDNA maps to a leading `.` after the dots were
 /// normalized, `strip-www` removing one `www.` label of several, and a
 /// decoded `%41` completing an escape with a `%4` before it, and a
-/// removed `;jsessionid=` leaving a `.` segment.
+/// removed `;jsessionid=` leaving a `.` segment. Then the byte-level
+/// engines (`surt`, `safebrowsing`): delimiters that unescaping made in
+/// the userinfo, host or port (which moved the split on the next pass); a
+/// bracketed host re-escaped on every pass (`%00` → `%2500`); two empty
+/// hosts to read back; a host that is an IPv4 address only once `www.` is
+/// stripped; and an opaque path whose unescaping made `//`, `80/` or `?`.
 #[test]
 fn inputs_the_fuzzer_found_are_idempotent() {
     let inputs = [
@@ -181,6 +186,23 @@ fn inputs_the_fuzzer_found_are_idempotent() {
         "http://h/p%%41%42",
         "e/h\u{68B}p\\.;jsessionid=",
         "http://e/a/..;jsessionid=1/b",
+        "http://h/a%2F%2Fb/",
+        "http://[::1\u{0}\u{3}]/",
+        "\\[ff:11\u{1}\u{1}3]#\\s:#",
+        ".[:]:",
+        "http://[::1]a/",
+        "w.TP://e1z:%2%40tf+!/e",
+        "http://u%2Fv%3Fw@h/",
+        "http://h%40i:80/",
+        ":htt\u{1}%5Ci",
+        "/../://user@example.com",
+        "http:/..//../user@example.com/",
+        "http://www4..666/",
+        "https:/www.0/x",
+        "ht1s:/%2f.//x",
+        "HTT.d:1#tem",
+        "F:80%2f",
+        "x:a%3Fb",
     ];
     for p in profiles() {
         let mut c = Canonicalizer::new(p.clone());
