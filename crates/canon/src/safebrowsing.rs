@@ -47,11 +47,14 @@ pub fn canonicalize(input: &[u8]) -> String {
     canonical
 }
 
-/// How many times an empty host is read back from the path at most: each
-/// reading moves a segment of the path (with the slashes before it) into
-/// the host, and an input rarely has more than one or two empty ones
-/// (`http:///user@host` takes two); the bound keeps hostile inputs linear.
-pub(crate) const MAX_EMPTY_HOST_READINGS: usize = 4;
+/// How many times an empty host is read back from the path at most. Each
+/// reading moves the path's first segment (with the slashes before it)
+/// into the host; a segment that normalizes to no host again (`\\.`, which
+/// the path's dot-segment removal keeps because `\\` does not separate
+/// path segments there) needs one more. Real URLs need one; the bound keeps
+/// the work linear on hostile ones (deeper nests than this keep an empty
+/// host, and are then not a fixed point).
+pub(crate) const MAX_EMPTY_HOST_READINGS: usize = 64;
 
 /// The text to canonicalize again when `canonical` is a hierarchical URL
 /// with an empty host and a path to read the host from.

@@ -203,6 +203,8 @@ fn inputs_the_fuzzer_found_are_idempotent() {
         "HTT.d:1#tem",
         "F:80%2f",
         "x:a%3Fb",
+        "r@\\./65erc3%h@suser@\\./65er@\\./65Mce=<s",
+        "http:///\\./\\./\\./\\./\\./\\./\\./x",
     ];
     for p in profiles() {
         let mut c = Canonicalizer::new(p.clone());
