@@ -14,6 +14,9 @@
 //!   pipeline (fastwarc, resiliparse, selectolax).
 //! - `tree` ([`tree_bench`]): a full DOM of every corpus page, speed and
 //!   memory, against html5ever + RcDom, scraper and lexbor (selectolax).
+//! - `hpar` ([`hpar_bench`]): one document parsed on several threads,
+//!   against the sequential parser and html5ever, with what became of the
+//!   speculation.
 //!
 //! A plain binary rather than a `cargo bench` harness: the datasets are large
 //! real-web files read from the shared folder, the output is meant to be
@@ -32,6 +35,7 @@
 //! spinneret-bench canon [--quick]
 //! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench tree [--quick]
+//! spinneret-bench hpar [--quick]
 //! spinneret-bench kernel <none|spinneret|ada|url> <DATASET>   (for callgrind.sh)
 //! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
 //!                                                  (for callgrind-tokenize.sh)
@@ -50,6 +54,7 @@
 mod alloc_count;
 mod canon_bench;
 mod encoding_bench;
+mod hpar_bench;
 mod pages;
 mod pipeline_bench;
 mod python_env;
@@ -81,6 +86,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench pipeline [--quick] [--repeat K]\n\
          \x20      spinneret-bench canon [--quick]\n\
          \x20      spinneret-bench tree [--quick]\n\
+         \x20      spinneret-bench hpar [--quick]\n\
          \n\
          url: times parse + href for spinneret-url, ada-url and url on the shared\n\
          corpus, then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
@@ -136,6 +142,7 @@ fn main() -> ExitCode {
         ["canon"] => canon_bench::run(plan, quick),
         ["pipeline"] => pipeline_bench::run(quick, repeat),
         ["tree"] => tree_bench::run(plan, quick),
+        ["hpar"] => hpar_bench::run(plan, quick),
         // `--repeat` belongs to `pipeline` alone.
         _ if repeat.is_some() => return usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.

@@ -30,6 +30,7 @@ mod entities;
 mod error;
 mod names;
 mod namespace;
+mod parallel;
 mod simulator;
 mod stream;
 mod token;
@@ -43,6 +44,10 @@ pub use dom::{
 pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;
 pub use namespace::{AttrNamespace, Namespace};
+pub use parallel::{
+    ParallelOptions, SEQUENTIAL_BELOW, SpeculationStats, parse_bytes_parallel,
+    parse_document_parallel, parse_document_parallel_with_stats,
+};
 pub use simulator::Simulator;
 pub use stream::StreamTokenizer;
 pub use token::{Attribute, Attrs, Doctype, Name, OwnedToken, Tag, Token, TokenText};

@@ -47,6 +47,7 @@
 //!
 //! Byte-class tables and run scans are `crate::byte_scan`'s.
 
+mod boundary;
 mod char_ref;
 mod comment;
 mod doctype;
@@ -59,6 +60,7 @@ mod step;
 mod tag;
 mod text;
 
+pub(crate) use boundary::Boundary;
 pub(crate) use step::{Core, Step};
 
 use crate::error::ParseError;
@@ -117,7 +119,7 @@ impl Default for TokenizerOptions {
 
 /// The last start tag, for *appropriate end tag* checks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-enum LastTag {
+pub(crate) enum LastTag {
     #[default]
     None,
     Known(LocalName),

@@ -84,6 +84,9 @@ pub(crate) struct Core {
     pub(crate) pos: usize,
     /// Where the token being built starts in the buffer.
     token_start: usize,
+    /// The text mode the last step's scan left, before the simulator
+    /// switched it (see `boundary.rs`).
+    pub(super) scanned_mode: TextMode,
     /// Text of the current token that is not a span of the input
     /// (decoded, lower-cased or normalized), which its [`Acc`]s point into.
     pub(super) scratch: String,
@@ -124,6 +127,7 @@ impl Core {
             base: 0,
             pos: 0,
             token_start: 0,
+            scanned_mode: options.initial_state,
             scratch: String::new(),
             attrs: Vec::new(),
             errors: Vec::new(),
@@ -171,6 +175,7 @@ impl Core {
                 Err(step) => return step,
             },
         };
+        self.scanned_mode = self.mode;
         if let Built::Tag {
             end,
             known,

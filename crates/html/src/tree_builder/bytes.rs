@@ -35,7 +35,10 @@ pub fn parse_bytes(
     let mut det = sniffer.determine(bytes);
     let text = decode_with(bytes, det.encoding).0;
     let lent = matches!(text, Cow::Borrowed(_));
-    if let Some(doc) = parse_watching(bytes, &text, lent, &mut det, options) {
+    let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
+        drive(builder, core, text, true)
+    };
+    if let Some(doc) = parse_watching(bytes, &text, lent, &mut det, options, &mut run) {
         return (doc, det);
     }
     // The encoding changed: decode again and parse from the start.
@@ -45,13 +48,16 @@ pub fn parse_bytes(
 
 /// Parses `text` (the bytes decoded with `det`'s encoding), changing the
 /// encoding when a `<meta>` asks while it is tentative; `None` when the
-/// document must be decoded again and parsed from the start.
-fn parse_watching(
+/// document must be decoded again and parsed from the start. `run` drives
+/// the tree builder over `text` until it ends or a watched `<meta>`
+/// declares an encoding (sequentially, or from speculated tokens).
+pub(crate) fn parse_watching(
     bytes: &[u8],
     text: &str,
     lent: bool,
     det: &mut Determination,
     options: &ParseOptions,
+    run: &mut dyn FnMut(&mut TreeBuilder<DomSink>, &mut Core, &str) -> Stopped,
 ) -> Option<Document> {
     let sink = DomSink::new(text.to_string(), false);
     let mut builder = TreeBuilder::new(sink, options.scripting, options.report_errors);
@@ -60,7 +66,7 @@ fn parse_watching(
     core.scan_stream_errors(text, 0);
     loop {
         builder.watch_meta_encoding = det.confidence == spinneret_encoding::Confidence::Tentative;
-        match drive(&mut builder, &mut core, text, true) {
+        match run(&mut builder, &mut core, text) {
             Stopped::End | Stopped::NeedMore(_) => return Some(finish(builder, core)),
             Stopped::MetaEncoding => {
                 let declared = builder

@@ -60,8 +60,12 @@ mod template;
 mod text;
 
 pub use bytes::parse_bytes;
+pub(crate) use bytes::parse_watching;
 pub use parse::{
     FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment, parse_with_sink,
+};
+pub(crate) use parse::{
+    Stopped, after_token, finish, process_eof, process_token, tokenizer_options,
 };
 pub use sink::{ElementName, TagAttrs, TreeAttr, TreeSink};
 pub use state::{BuilderState, InsertionMode};

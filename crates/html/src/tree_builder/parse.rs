@@ -260,7 +260,7 @@ impl StreamParser {
     }
 }
 
-pub(super) fn tokenizer_options(
+pub(crate) fn tokenizer_options(
     options: &ParseOptions,
     mode: TextMode,
     last: Option<&str>,
@@ -276,7 +276,7 @@ pub(super) fn tokenizer_options(
 
 /// Ends a parse: the document with the tree builder's errors (the
 /// tokenizer's are merged in by offset).
-pub(super) fn finish(builder: TreeBuilder<DomSink>, core: Core) -> Document {
+pub(crate) fn finish(builder: TreeBuilder<DomSink>, core: Core) -> Document {
     let (sink, mut errors) = builder.into_parts();
     errors.sort_by_key(|e: &TreeError| e.offset);
     super::locate_errors(&mut errors, sink.source());
@@ -284,7 +284,7 @@ pub(super) fn finish(builder: TreeBuilder<DomSink>, core: Core) -> Document {
 }
 
 /// Why [`drive`] stopped.
-pub(super) enum Stopped {
+pub(crate) enum Stopped {
     /// The input ended (at the end of the input).
     End,
     /// The buffer ends inside a token this long; feed more.
@@ -305,54 +305,80 @@ pub(super) fn drive<S: TreeSink>(
 ) -> Stopped {
     loop {
         let base = core.base;
-        builder.control.switch_to = None;
         match core.step(input, at_eof) {
-            Step::Token(token, start) => {
-                // The token's own start: bytes before it that formed no
-                // token (`</>`) are not part of it, whatever the chunking.
-                builder.token_offset = base + start;
-                // What tokens refer to while the tree builder has them.
-                let source;
-                let doctype;
-                let tok = match token {
-                    Token::Doctype(d) => {
-                        doctype = d;
-                        Tok::Doctype(&doctype)
-                    }
-                    Token::StartTag(t) => {
-                        source = AttrSource {
-                            attrs: t.attrs,
-                            base,
-                        };
-                        Tok::Start(tag_tok(&t, &source))
-                    }
-                    Token::EndTag(t) => {
-                        source = AttrSource {
-                            attrs: t.attrs,
-                            base,
-                        };
-                        Tok::End(tag_tok(&t, &source))
-                    }
-                    Token::Comment(c) => Tok::Comment(input_text(c, input, base)),
-                    Token::Text(t) => Tok::Text(input_text(t, input, base)),
-                };
-                builder.process(tok);
-            }
+            Step::Token(token, start) => process_token(builder, token, base + start, input, base),
             Step::End => {
-                builder.token_offset = base + input.len();
-                builder.process(Tok::Eof);
+                process_eof(builder, base + input.len());
                 return Stopped::End;
             }
             Step::NeedMore => return Stopped::NeedMore(input.len() - core.pos),
         }
-        if let Some((mode, tag)) = builder.control.switch_to {
-            core.switch_text_mode(mode, tag);
-        }
-        core.cdata_allowed = builder.control.foreign;
-        if builder.control.meta_encoding.is_some() {
+        if after_token(builder, core) {
             return Stopped::MetaEncoding;
         }
     }
+}
+
+/// Hands one token, which starts at `offset` in the whole input, to the
+/// tree builder; `input` is the buffer the token's input spans are in,
+/// whose first byte is at `base` in the whole input.
+#[inline]
+pub(crate) fn process_token<S: TreeSink>(
+    builder: &mut TreeBuilder<S>,
+    token: Token<'_>,
+    offset: usize,
+    input: &str,
+    base: usize,
+) {
+    // The token's own start: bytes before it that formed no token (`</>`)
+    // are not part of it, whatever the chunking.
+    builder.token_offset = offset;
+    builder.control.switch_to = None;
+    // What tokens refer to while the tree builder has them.
+    let source;
+    let doctype;
+    let tok = match token {
+        Token::Doctype(d) => {
+            doctype = d;
+            Tok::Doctype(&doctype)
+        }
+        Token::StartTag(t) => {
+            source = AttrSource {
+                attrs: t.attrs,
+                base,
+            };
+            Tok::Start(tag_tok(&t, &source))
+        }
+        Token::EndTag(t) => {
+            source = AttrSource {
+                attrs: t.attrs,
+                base,
+            };
+            Tok::End(tag_tok(&t, &source))
+        }
+        Token::Comment(c) => Tok::Comment(input_text(c, input, base)),
+        Token::Text(t) => Tok::Text(input_text(t, input, base)),
+    };
+    builder.process(tok);
+}
+
+/// Hands the end of the input (at `offset`) to the tree builder.
+pub(crate) fn process_eof<S: TreeSink>(builder: &mut TreeBuilder<S>, offset: usize) {
+    builder.token_offset = offset;
+    builder.control.switch_to = None;
+    builder.process(Tok::Eof);
+}
+
+/// Applies what the tree builder asked of the tokenizer after a token (a
+/// text mode; whether CDATA sections are allowed). Returns whether a
+/// watched `<meta>` declared an encoding.
+#[inline]
+pub(crate) fn after_token<S: TreeSink>(builder: &mut TreeBuilder<S>, core: &mut Core) -> bool {
+    if let Some((mode, tag)) = builder.control.switch_to {
+        core.switch_text_mode(mode, tag);
+    }
+    core.cdata_allowed = builder.control.foreign;
+    builder.control.meta_encoding.is_some()
 }
 
 /// Token text as an input span (offset in the whole input) where it is

@@ -1,0 +1,175 @@
+//! Parallel parsing of one document (`spinneret_html::parse_document_parallel`)
+//! against the sequential parser and html5ever, in the manner of the HPar
+//! paper's evaluation.
+//!
+//! Inputs: the corpus pages of at least 100 KB as they are, and larger
+//! documents made the way the paper made its scalability inputs — real
+//! pages put one after another (each page's markup as is, so every
+//! document has the mix of markup, text, scripts and styles of the web) —
+//! at 1, 2, 4, 8 and 16 MB.
+//!
+//! Tables:
+//! - speculation (the paper's Table IV): per document and thread count,
+//!   the share of bytes whose tokens came from workers, the chunk starts
+//!   whose speculated state (data state) was the true one, and the
+//!   boundaries where a worker's state was wrong. Insertion modes are not
+//!   speculated: the tree builder runs once, in order.
+//! - speed: the best of several passes (see [`crate::timing`]) of the
+//!   sequential parser, the parallel one with 2 threads, and html5ever +
+//!   RcDom, with the speedup over our own sequential parse.
+//!
+//! Where the time goes: cutting is one `memchr` per chunk; the calling
+//! thread's work is the tree builder plus, for the bytes no worker got
+//! right, the tokenizer — its share of bytes is the table's "tokenized by
+//! the caller" column; workers' tokenizing runs on the other cores.
+
+use std::hint::black_box;
+
+use spinneret_html::{
+    ParallelOptions, ParseOptions, Tokenizer, TokenizerOptions, parse_document,
+    parse_document_parallel, parse_document_parallel_with_stats,
+};
+
+use crate::pages::Pages;
+use crate::table::{Cell, Column, Table};
+use crate::timing::{Plan, measure};
+use crate::tree_bench::Parser;
+
+/// Runs the benchmark and prints its tables.
+pub fn run(plan: Plan, quick: bool) {
+    let set = Pages::load();
+    let docs = documents(&set, quick);
+    let options = ParseOptions::default();
+
+    let mut spec = Table::new([
+        Column::left("document"),
+        Column::right("bytes"),
+        Column::right("threads"),
+        Column::right("chunk starts right"),
+        Column::right("bytes from workers"),
+        Column::right("tokenized by the caller"),
+        Column::right("wrong states met"),
+    ]);
+    for (name, doc) in &docs {
+        for threads in [2, 4] {
+            let parallel = ParallelOptions {
+                threads,
+                sequential_below: 0,
+                cuts: None,
+            };
+            let (_, stats) = parse_document_parallel_with_stats(doc, &options, &parallel);
+            let (right, starts) = chunk_starts_right(doc, threads);
+            spec.push(vec![
+                Cell::text(name.clone()),
+                Cell::text(format!("{:.2} MB", doc.len() as f64 / 1e6)),
+                Cell::text(threads.to_string()),
+                Cell::text(format!("{right}/{starts}")),
+                Cell::text(format!("{:.1}%", 100.0 * stats.reused_share())),
+                Cell::text(format!(
+                    "{:.1}%",
+                    100.0 * stats.bytes_tokenized as f64 / doc.len().max(1) as f64
+                )),
+                Cell::text(stats.mispredictions.to_string()),
+            ]);
+        }
+    }
+    println!("Speculation (2 and 4 threads):\n\n{}", spec.markdown());
+
+    let mut speed = Table::new([
+        Column::left("document"),
+        Column::right("bytes"),
+        Column::right("sequential ms"),
+        Column::right("2 threads ms"),
+        Column::right("speedup"),
+        Column::right("html5ever ms"),
+        Column::right("2 threads vs html5ever"),
+    ]);
+    let two = ParallelOptions::threads(2);
+    for (name, doc) in &docs {
+        let seq = measure(plan, 1, || {
+            black_box(parse_document(black_box(doc), &options));
+            1
+        });
+        let par = measure(plan, 1, || {
+            black_box(parse_document_parallel(black_box(doc), &options, &two));
+            1
+        });
+        let h5e = measure(plan, 1, || {
+            black_box(Parser::Html5ever.parse(black_box(doc)));
+            1
+        });
+        let ms = |t: f64| format!("{:.2}", t / 1e6);
+        speed.push(vec![
+            Cell::text(name.clone()),
+            Cell::text(format!("{:.2} MB", doc.len() as f64 / 1e6)),
+            Cell::text(ms(seq.ns_per_item)),
+            Cell::text(ms(par.ns_per_item)),
+            Cell::text(format!("{:.2}×", seq.ns_per_item / par.ns_per_item)),
+            Cell::text(ms(h5e.ns_per_item)),
+            Cell::text(format!("{:.2}×", h5e.ns_per_item / par.ns_per_item)),
+        ]);
+    }
+    println!("Speed (best pass):\n\n{}", speed.markdown());
+}
+
+/// The corpus pages of 100 KB or more, and documents of 1 to 16 MB made of
+/// pages one after another (only the first two with `quick`).
+fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
+    let mut docs: Vec<(String, String)> = set
+        .pages
+        .iter()
+        .zip(&set.paths)
+        .filter(|(page, _)| page.len() >= 100_000)
+        .map(|(page, path)| (path.clone(), page.clone()))
+        .collect();
+    docs.sort_by_key(|(_, page)| page.len());
+    let sizes: &[usize] = if quick { &[1] } else { &[1, 2, 4, 8, 16] };
+    for &mb in sizes {
+        let mut doc = String::with_capacity(mb << 20);
+        'fill: loop {
+            for page in &set.pages {
+                if doc.len() >= mb * 1_000_000 {
+                    break 'fill;
+                }
+                doc.push_str(page);
+            }
+        }
+        docs.push((format!("{mb} MB of pages"), doc));
+    }
+    if quick {
+        // The largest page and the made-up document.
+        let made = docs.pop();
+        docs.drain(..docs.len().saturating_sub(1));
+        docs.extend(made);
+    }
+    docs
+}
+
+/// How many of the chunk starts a parse with `threads` threads makes are
+/// token boundaries of the sequential tokenizer in the data state (the
+/// state a worker speculates), out of how many starts.
+fn chunk_starts_right(doc: &str, threads: usize) -> (usize, usize) {
+    let starts = ParallelOptions::threads(threads).chunk_starts(doc);
+    // The sequential tokenizer (its simulator switching text modes as the
+    // tree builder would) and its boundaries in the data state.
+    let mut tok = Tokenizer::new(doc, TokenizerOptions::default());
+    let mut right = 0;
+    let mut next = starts.iter().peekable();
+    loop {
+        let at = tok.offset();
+        while next.peek().is_some_and(|&&s| s < at) {
+            next.next();
+        }
+        if next.peek() == Some(&&at)
+            && tok.snapshot().text_mode() == spinneret_html::TextMode::Data
+            && !tok.in_foreign_content()
+        {
+            right += 1;
+            next.next();
+        }
+        if tok.next_token().is_none() {
+            break;
+        }
+    }
+    (right, starts.len())
+}

@@ -1,0 +1,348 @@
+//! Parsing one document on several threads, with a tree that is always the
+//! sequential parser's.
+//!
+//! # What runs where
+//!
+//! The input is cut into chunks just before a `<` that starts a tag (HPar's
+//! *smart cutting*: after such a cut the data state is almost always the
+//! true state). A worker thread per chunk tokenizes its chunk from a
+//! speculated start state — the data state, no last start tag, HTML
+//! content — with the tree-builder simulator switching text modes as a tree
+//! builder would, and records every step ([`record`]) in blocks handed over
+//! a bounded channel (no per-token synchronization; memory stays a few
+//! blocks per worker). The calling thread runs the one tree builder, in
+//! input order, feeding it recorded tokens where they are proven right and
+//! tokenizing itself where they are not ([`feed`]).
+//!
+//! # Why the tree is the sequential one
+//!
+//! The calling thread keeps the *true* tokenizer state at every boundary:
+//! it starts in the document's start state, and after each token it
+//! applies what the tree builder asked (text mode, CDATA), exactly as the
+//! sequential driver does. At a boundary `p` it uses a recorded step only
+//! if that step began at `p` and in a state that agrees with the true state
+//! on everything a step reads there (`tokenizer/boundary.rs`: the text mode;
+//! the last start tag in the text modes; the CDATA flag where the step's
+//! bytes hold `<![CDATA[`). A step is a function of what it reads and of the
+//! input from `p`, so the recorded token is the token the true tokenizer
+//! would produce, and the text mode its scan left is the one the true scan
+//! leaves. By induction over the boundaries, the tree builder receives
+//! exactly the sequential parser's token sequence, and — being the same
+//! deterministic code on the same tokens — builds exactly its tree. Where
+//! no recorded step qualifies (a wrong guess, a chunk's worker behind, a
+//! chunk that began inside a comment or a script), the true tokenizer takes
+//! one step itself, and the next boundary is checked again: speculation
+//! *re-synchronizes* as soon as a worker's boundary and state meet the true
+//! ones, and never costs more than checking one entry per token.
+//!
+//! Bad input (every guess wrong) therefore costs the sequential parse plus
+//! a comparison per token, on the calling thread; workers only ever add
+//! work on other cores, stop once the calling thread has passed them, and
+//! are joined before the call returns (scoped threads).
+//!
+//! # What is parallel, and what is not (yet)
+//!
+//! This is the *pipelined* variant of HPar (§3 of the paper): tokenizing
+//! runs ahead on other cores, tree construction stays on one thread. Its
+//! speedup is bounded by the tree builder's share of a parse. Chunks whose
+//! tree is built speculatively and merged — the paper's partial trees, with
+//! a validated tree-builder context — are the next step.
+//!
+//! Error reporting asks for the tokenizer's errors in input order with
+//! positions; a parse with [`ParseOptions::report_errors`] runs
+//! sequentially.
+
+mod feed;
+mod record;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{SyncSender, sync_channel};
+
+use spinneret_encoding::{Determination, Sniffer, decode_with};
+
+use crate::dom::{Document, DomSink};
+use crate::tokenizer::{Core, Step, TextMode, TokenizerOptions};
+use crate::tree_builder::{ParseOptions, TreeBuilder, finish, parse_watching, tokenizer_options};
+pub use feed::SpeculationStats;
+use feed::{Feed, drive_speculative};
+use record::Block;
+
+/// Documents shorter than this are parsed sequentially by default: below
+/// it, starting and joining a thread costs more than it saves.
+pub const SEQUENTIAL_BELOW: usize = 64 << 10;
+
+/// Blocks a worker may have waiting for the tree builder.
+const CHANNEL_BLOCKS: usize = 16;
+
+/// How to parse in parallel.
+#[derive(Clone, Debug)]
+pub struct ParallelOptions {
+    /// Threads in all, the calling thread included; 1 or 0 parses
+    /// sequentially.
+    pub threads: usize,
+    /// Inputs shorter than this (bytes) are parsed sequentially.
+    pub sequential_below: usize,
+    /// Where to cut, instead of the even smart cuts: byte offsets (sorted;
+    /// offsets that are not inside the input or not on a character
+    /// boundary are ignored). For tests and experiments.
+    pub cuts: Option<Vec<usize>>,
+}
+
+impl ParallelOptions {
+    /// `threads` threads, with the default threshold and cuts.
+    pub fn threads(threads: usize) -> ParallelOptions {
+        ParallelOptions {
+            threads,
+            sequential_below: SEQUENTIAL_BELOW,
+            cuts: None,
+        }
+    }
+
+    /// Where the chunks of a parallel parse of `input` begin: 0, then the
+    /// cuts (empty when the parse would run sequentially).
+    pub fn chunk_starts(&self, input: &str) -> Vec<usize> {
+        if self.sequential(input.len(), &ParseOptions::default()) {
+            return Vec::new();
+        }
+        std::iter::once(0).chain(cuts(input, self)).collect()
+    }
+
+    /// Whether a parse of `len` bytes runs sequentially.
+    fn sequential(&self, len: usize, options: &ParseOptions) -> bool {
+        options.report_errors
+            || (self.cuts.is_none() && (self.threads < 2 || len < self.sequential_below))
+    }
+}
+
+impl Default for ParallelOptions {
+    /// As many threads as the machine runs at once.
+    fn default() -> ParallelOptions {
+        ParallelOptions::threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+/// Parses a whole document on several threads; the document is exactly
+/// [`parse_document`](crate::parse_document)'s (see the module doc).
+///
+/// ```
+/// use spinneret_html::{parse_document, parse_document_parallel, ParallelOptions, ParseOptions};
+/// let page = "<table><tr><td>a<b>b</table><p>c".repeat(4000);
+/// let options = ParseOptions::default();
+/// let doc = parse_document_parallel(&page, &options, &ParallelOptions::threads(2));
+/// assert_eq!(doc.dump(), parse_document(&page, &options).dump());
+/// ```
+pub fn parse_document_parallel(
+    input: &str,
+    options: &ParseOptions,
+    parallel: &ParallelOptions,
+) -> Document {
+    parse_document_parallel_with_stats(input, options, parallel).0
+}
+
+/// [`parse_document_parallel`], with what became of the speculation.
+pub fn parse_document_parallel_with_stats(
+    input: &str,
+    options: &ParseOptions,
+    parallel: &ParallelOptions,
+) -> (Document, SpeculationStats) {
+    if parallel.sequential(input.len(), options) {
+        let doc = crate::parse_document(input, options);
+        let stats = SpeculationStats::sequential(input.len());
+        return (doc, stats);
+    }
+    let cuts = cuts(input, parallel);
+    speculate(input, options, &cuts, |feed| {
+        let sink = DomSink::new(input.to_owned(), false);
+        let mut builder = TreeBuilder::new(sink, options.scripting, false);
+        let mut core = driven_core(options);
+        drive_speculative(&mut builder, &mut core, input, feed);
+        finish(builder, core)
+    })
+}
+
+/// Parses a document from its bytes on several threads: the encoding stage
+/// as in [`parse_bytes`](crate::parse_bytes) (a late `<meta>` that changes
+/// the encoding makes it decode and parse again, in parallel too), and the
+/// document exactly `parse_bytes`'s.
+pub fn parse_bytes_parallel(
+    bytes: &[u8],
+    sniffer: &Sniffer<'_>,
+    options: &ParseOptions,
+    parallel: &ParallelOptions,
+) -> (Document, Determination) {
+    if parallel.sequential(bytes.len(), options) {
+        return crate::parse_bytes(bytes, sniffer, options);
+    }
+    let mut det = sniffer.determine(bytes);
+    let text = decode_with(bytes, det.encoding).0;
+    let lent = matches!(text, std::borrow::Cow::Borrowed(_));
+    let cuts = cuts(&text, parallel);
+    let (doc, _) = speculate(&text, options, &cuts, |feed| {
+        let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
+            drive_speculative(builder, core, text, feed)
+        };
+        parse_watching(bytes, &text, lent, &mut det, options, &mut run)
+    });
+    if let Some(doc) = doc {
+        return (doc, det);
+    }
+    // The encoding changed: decode again and parse from the start.
+    let text = decode_with(bytes, det.encoding).0;
+    (parse_document_parallel(&text, options, parallel), det)
+}
+
+/// A tokenizer driven by a tree builder, at the document's start.
+fn driven_core(options: &ParseOptions) -> Core {
+    let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
+    core.driven = true;
+    core
+}
+
+/// Where the chunks after the first begin.
+fn cuts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
+    if let Some(cuts) = &parallel.cuts {
+        let mut last = 0;
+        return cuts
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let ok = c > last && c < input.len() && input.is_char_boundary(c);
+                last = last.max(c);
+                ok
+            })
+            .collect();
+    }
+    // One worker per thread but the calling thread's; the first starts at
+    // the beginning (its state is known), the others at smart cuts.
+    let chunks = parallel.threads.saturating_sub(1).max(1);
+    let mut cuts: Vec<usize> = (1..chunks)
+        .map(|i| smart_cut(input, input.len() / chunks * i))
+        .collect();
+    cuts.dedup();
+    cuts.retain(|&c| c > 0 && c < input.len());
+    cuts
+}
+
+/// The first position at or after `at` just before a `<` that starts a tag
+/// (`<` then an ASCII letter, or `</` then one), or `at` rounded up to a
+/// character boundary when none follows within 64 KiB.
+fn smart_cut(input: &str, at: usize) -> usize {
+    let b = input.as_bytes();
+    let window = &b[at.min(b.len())..(at + (64 << 10)).min(b.len())];
+    for i in memchr::memchr_iter(b'<', window) {
+        let p = at + i;
+        let starts_tag = match b.get(p + 1) {
+            Some(c) if c.is_ascii_alphabetic() => true,
+            Some(b'/') => b.get(p + 2).is_some_and(u8::is_ascii_alphabetic),
+            _ => false,
+        };
+        if starts_tag {
+            return p;
+        }
+    }
+    (at..=input.len())
+        .find(|&p| input.is_char_boundary(p))
+        .unwrap_or(input.len())
+}
+
+/// Runs `parse` with a [`Feed`] of the tokens that workers speculate for
+/// the chunks beginning at 0 and at each of `cuts`; every worker is joined
+/// before this returns.
+fn speculate<R>(
+    input: &str,
+    options: &ParseOptions,
+    cuts: &[usize],
+    parse: impl FnOnce(&mut Feed) -> R,
+) -> (R, SpeculationStats) {
+    let progress = AtomicUsize::new(0);
+    let starts: Vec<usize> = std::iter::once(0).chain(cuts.iter().copied()).collect();
+    std::thread::scope(|scope| {
+        let mut streams = Vec::with_capacity(starts.len());
+        for (i, &from) in starts.iter().enumerate() {
+            let to = starts.get(i + 1).copied().unwrap_or(input.len());
+            let (tx, rx) = sync_channel(CHANNEL_BLOCKS);
+            let progress = &progress;
+            scope.spawn(move || tokenize_chunk(input, from, to, options.scripting, &tx, progress));
+            streams.push(rx);
+        }
+        let mut feed = Feed::new(streams, &progress, starts.len(), input.len());
+        feed.wait_for_first_block();
+        let out = parse(&mut feed);
+        let stats = feed.finish();
+        (out, stats)
+    })
+}
+
+/// How far ahead of the calling thread a worker that it passed starts
+/// again: the calling thread tokenizes what lies between itself, so the
+/// lead is what a worker tokenizes (about twice as fast as the calling
+/// thread builds) while the calling thread covers it.
+const LEAD: usize = 32 << 10;
+
+/// A worker checks where the calling thread is every this many tokens.
+const CHECK_EVERY: usize = 256;
+
+/// A worker: tokenizes `input[from..]` from the speculated state until a
+/// step begins at or after `to`, sending its steps in blocks. When the
+/// calling thread has passed it (its tokens would be thrown away), it
+/// speculates again from a smart cut [`LEAD`] bytes ahead of that thread,
+/// if that is still in its chunk; it stops when the calling thread hangs up.
+fn tokenize_chunk(
+    input: &str,
+    mut from: usize,
+    to: usize,
+    scripting: bool,
+    tx: &SyncSender<Block>,
+    progress: &AtomicUsize,
+) {
+    'speculate: loop {
+        let mut core = Core::new(&TokenizerOptions {
+            initial_state: TextMode::Data,
+            last_start_tag: None,
+            report_errors: false,
+            simulate_tree_builder: true,
+            scripting,
+        });
+        core.pos = from;
+        let mut block = Block::default();
+        let mut block_from = from;
+        let mut block_bytes = record::FIRST_BLOCK_BYTES;
+        while core.pos < to {
+            let before = core.pos;
+            let state = core.boundary();
+            match core.step(input, true) {
+                Step::Token(token, start) => {
+                    block.push(input, token, start, (before, before), state, TextMode::Data);
+                }
+                Step::End | Step::NeedMore => break,
+            }
+            let last = block.entries.last_mut().expect("just pushed");
+            last.after = core.pos;
+            last.scanned_mode = core.scanned_mode();
+            if block.entries.len() % CHECK_EVERY == 0 {
+                let caller = progress.load(Ordering::Relaxed);
+                if caller == usize::MAX {
+                    return;
+                }
+                if caller >= core.pos {
+                    from = smart_cut(input, caller.saturating_add(LEAD).min(input.len()));
+                    if from >= to {
+                        return;
+                    }
+                    continue 'speculate;
+                }
+            }
+            if block.is_full(block_from, block_bytes) {
+                if tx.send(std::mem::take(&mut block)).is_err() {
+                    return;
+                }
+                block_from = core.pos;
+                block_bytes = record::BLOCK_BYTES;
+            }
+        }
+        if !block.entries.is_empty() {
+            let _ = tx.send(block);
+        }
+        return;
+    }
+}

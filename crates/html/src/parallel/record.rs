@@ -1,0 +1,226 @@
+//! Tokens recorded by a speculating worker, and lent back to the tree
+//! builder as [`Token`]s when the speculation holds.
+//!
+//! A [`Block`] holds the tokens of a run of the input in a form that owns
+//! nothing of the worker's tokenizer: text that is a span of the input is
+//! kept as its byte range (the input outlives the parse), text the
+//! tokenizer built in its scratch space (decoded references, lower-cased
+//! names) is copied into the block's arena. Each [`Entry`] also records the
+//! step around its token: where the step began and ended, the tokenizer
+//! state it began in ([`Boundary`]) and the text mode its scan left — what
+//! the replaying driver needs to check the entry against the true state and
+//! to move the true tokenizer past it.
+
+use crate::names::LocalName;
+use crate::token::{AttrRepr, Attrs, Doctype, Name, Span, Tag, Token};
+use crate::tokenizer::{Boundary, TextMode};
+
+/// A worker hands its tokens over in blocks of about this many input bytes
+/// (or [`BLOCK_TOKENS`] tokens): large enough that the channel is touched
+/// rarely (no per-token synchronization), small enough that the tree
+/// builder starts on a chunk soon after its worker does. The first block
+/// after a worker (re)starts is [`FIRST_BLOCK_BYTES`], to be ready sooner.
+pub(crate) const BLOCK_BYTES: usize = 64 << 10;
+
+/// The size of a worker's first block after it (re)starts.
+pub(crate) const FIRST_BLOCK_BYTES: usize = 8 << 10;
+
+/// The most tokens in a block.
+pub(crate) const BLOCK_TOKENS: usize = 4096;
+
+/// One step of a worker's tokenizer: its token and the step around it.
+pub(crate) struct Entry {
+    /// Where the step began (a token boundary).
+    pub(crate) before: usize,
+    /// Where it ended (the next boundary).
+    pub(crate) after: usize,
+    /// Where its token starts (after bytes that formed no token).
+    pub(crate) start: usize,
+    /// The state the step began in.
+    pub(crate) state: Boundary,
+    /// The text mode the step's scan left.
+    pub(crate) scanned_mode: TextMode,
+    token: Recorded,
+}
+
+/// A token, its texts as [`Span`]s of the input or of the block's arena
+/// (`in_scratch`).
+enum Recorded {
+    Text(Span),
+    Comment(Span),
+    /// An index in [`Block::doctypes`].
+    Doctype(usize),
+    Tag {
+        end: bool,
+        name: RecordedName,
+        /// The tag's attributes: a range of [`Block::attrs`].
+        attrs: (u32, u32),
+        self_closing: bool,
+    },
+}
+
+enum RecordedName {
+    Known(LocalName),
+    Other(Span),
+}
+
+/// A doctype's texts, copied (doctypes are rare).
+struct OwnedDoctype {
+    name: Option<String>,
+    public_id: Option<String>,
+    system_id: Option<String>,
+    force_quirks: bool,
+}
+
+/// A run of recorded steps, in input order.
+#[derive(Default)]
+pub(crate) struct Block {
+    pub(crate) entries: Vec<Entry>,
+    attrs: Vec<AttrRepr>,
+    arena: String,
+    doctypes: Vec<OwnedDoctype>,
+}
+
+impl Block {
+    /// Whether the block, whose first step began at `from`, holds `bytes`
+    /// of input or [`BLOCK_TOKENS`] tokens (send it on).
+    pub(crate) fn is_full(&self, from: usize, bytes: usize) -> bool {
+        self.entries.len() >= BLOCK_TOKENS
+            || self.entries.last().is_some_and(|e| e.after - from >= bytes)
+    }
+
+    /// Records a step of a worker's tokenizer over `input`: `token` (whose
+    /// scratch texts are copied), which starts at `start`, from a step that
+    /// ran from `before` to `after` in `state`, leaving `scanned_mode`.
+    pub(crate) fn push(
+        &mut self,
+        input: &str,
+        token: Token<'_>,
+        start: usize,
+        (before, after): (usize, usize),
+        state: Boundary,
+        scanned_mode: TextMode,
+    ) {
+        let token = match token {
+            Token::Text(t) => Recorded::Text(self.keep(input, t)),
+            Token::Comment(t) => Recorded::Comment(self.keep(input, t)),
+            Token::Doctype(d) => {
+                self.doctypes.push(OwnedDoctype {
+                    name: d.name.map(str::to_owned),
+                    public_id: d.public_id.map(str::to_owned),
+                    system_id: d.system_id.map(str::to_owned),
+                    force_quirks: d.force_quirks,
+                });
+                Recorded::Doctype(self.doctypes.len() - 1)
+            }
+            Token::StartTag(t) => self.tag(input, &t, false),
+            Token::EndTag(t) => self.tag(input, &t, true),
+        };
+        self.entries.push(Entry {
+            before,
+            after,
+            start,
+            state,
+            scanned_mode,
+            token,
+        });
+    }
+
+    fn tag(&mut self, input: &str, t: &Tag<'_>, end: bool) -> Recorded {
+        let name = match t.name {
+            Name::Known(n) => RecordedName::Known(n),
+            Name::Other(s) => RecordedName::Other(self.keep(input, s)),
+        };
+        let from = self.attrs.len() as u32;
+        for a in t.attrs.reprs {
+            let name = self.rebase(a.name, t.attrs.scratch);
+            let value = self.rebase(a.value, t.attrs.scratch);
+            self.attrs.push(AttrRepr {
+                known: a.known,
+                name,
+                value,
+            });
+        }
+        Recorded::Tag {
+            end,
+            name,
+            attrs: (from, self.attrs.len() as u32),
+            self_closing: t.self_closing,
+        }
+    }
+
+    /// `s` as a span of `input` when it is one, else copied into the arena.
+    fn keep(&mut self, input: &str, s: &str) -> Span {
+        let offset = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+        if offset <= input.len() && s.len() <= input.len() - offset {
+            return Span {
+                start: offset as u32,
+                end: (offset + s.len()) as u32,
+                in_scratch: false,
+            };
+        }
+        self.copy(s)
+    }
+
+    /// A span of the tokenizer's scratch space, copied into the arena; a
+    /// span of the input as it is.
+    fn rebase(&mut self, span: Span, scratch: &str) -> Span {
+        if span.in_scratch {
+            self.copy(span.get("", scratch))
+        } else {
+            span
+        }
+    }
+
+    fn copy(&mut self, s: &str) -> Span {
+        let start = self.arena.len() as u32;
+        self.arena.push_str(s);
+        Span {
+            start,
+            end: self.arena.len() as u32,
+            in_scratch: true,
+        }
+    }
+
+    /// Entry `i`'s token, lent from the block and `input`.
+    pub(crate) fn token<'b>(&'b self, i: usize, input: &'b str) -> Token<'b> {
+        let get = |s: Span| s.get(input, &self.arena);
+        match &self.entries[i].token {
+            Recorded::Text(s) => Token::Text(get(*s)),
+            Recorded::Comment(s) => Token::Comment(get(*s)),
+            Recorded::Doctype(d) => {
+                let d = &self.doctypes[*d];
+                Token::Doctype(Doctype {
+                    name: d.name.as_deref(),
+                    public_id: d.public_id.as_deref(),
+                    system_id: d.system_id.as_deref(),
+                    force_quirks: d.force_quirks,
+                })
+            }
+            Recorded::Tag {
+                end,
+                name,
+                attrs: (from, to),
+                self_closing,
+            } => {
+                let tag = Tag {
+                    name: match name {
+                        RecordedName::Known(n) => Name::Known(*n),
+                        RecordedName::Other(s) => Name::Other(get(*s)),
+                    },
+                    attrs: Attrs {
+                        reprs: &self.attrs[*from as usize..*to as usize],
+                        input,
+                        scratch: &self.arena,
+                    },
+                    self_closing: *self_closing,
+                };
+                if *end {
+                    Token::EndTag(tag)
+                } else {
+                    Token::StartTag(tag)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! The parallel parser builds exactly the sequential parser's tree: on
+//! every corpus page with 2, 3, 4 and 8 threads; on every html5lib
+//! tree-construction document with a cut forced at every character
+//! boundary (and two cuts on the short ones); on generated documents made
+//! to defeat speculation. And it never tokenizes a byte twice on the
+//! calling thread, whatever the input (a work counter, not a clock).
+
+use spinneret_encoding::{Policy, Sniffer};
+use spinneret_html::{
+    ParallelOptions, ParseOptions, SpeculationStats, parse_bytes, parse_bytes_parallel,
+    parse_document, parse_document_parallel_with_stats,
+};
+use spinneret_testdata::{corpus_pages_text, tree_construction_tests};
+
+fn cut_at(cuts: Vec<usize>) -> ParallelOptions {
+    ParallelOptions {
+        threads: cuts.len() + 2,
+        sequential_below: 0,
+        cuts: Some(cuts),
+    }
+}
+
+/// Parses in parallel, checks the work counters, returns the dump.
+fn parallel_dump(
+    input: &str,
+    options: &ParseOptions,
+    parallel: &ParallelOptions,
+) -> (String, SpeculationStats) {
+    let (doc, stats) = parse_document_parallel_with_stats(input, options, parallel);
+    // Every byte is covered once: by a reused step or by the calling
+    // thread's own tokenizer, never both and never twice.
+    assert_eq!(
+        stats.bytes_reused + stats.bytes_tokenized,
+        input.len() as u64,
+        "{stats:?}"
+    );
+    (doc.dump(), stats)
+}
+
+#[test]
+fn corpus_pages_with_2_3_4_and_8_threads() {
+    let options = ParseOptions::default();
+    let mut reused = 0u64;
+    let mut bytes = 0u64;
+    for (path, page) in corpus_pages_text() {
+        let sequential = parse_document(&page, &options).dump();
+        for threads in [2, 3, 4, 8] {
+            let parallel = ParallelOptions {
+                threads,
+                sequential_below: 0,
+                cuts: None,
+            };
+            let (dump, stats) = parallel_dump(&page, &options, &parallel);
+            assert!(dump == sequential, "{path}: {threads} threads");
+            reused += stats.bytes_reused;
+            bytes += page.len() as u64;
+        }
+    }
+    println!(
+        "corpus: {:.1}% of the bytes tokenized by workers",
+        100.0 * reused as f64 / bytes as f64
+    );
+}
+
+#[test]
+fn html5lib_documents_cut_at_every_boundary() {
+    let mut parses = 0usize;
+    let mut failures = Vec::new();
+    for test in tree_construction_tests() {
+        if test.fragment_context.is_some() {
+            continue;
+        }
+        let data = &test.data;
+        for scripting in test.scripting_modes() {
+            let options = ParseOptions {
+                scripting,
+                report_errors: false,
+            };
+            let sequential = parse_document(data, &options).dump();
+            let boundaries: Vec<usize> = (1..data.len())
+                .filter(|&c| data.is_char_boundary(c))
+                .collect();
+            let mut check = |cuts: Vec<usize>| {
+                parses += 1;
+                let (dump, _) = parallel_dump(data, &options, &cut_at(cuts.clone()));
+                if dump != sequential && failures.len() < 10 {
+                    failures.push(format!("{} cut at {cuts:?}:\n{dump}", test.id()));
+                }
+            };
+            for &c in &boundaries {
+                check(vec![c]);
+            }
+            // Two cuts on the short documents, every pair.
+            if data.len() <= 24 {
+                for (i, &a) in boundaries.iter().enumerate() {
+                    for &b in &boundaries[i + 1..] {
+                        check(vec![a, b]);
+                    }
+                }
+            }
+        }
+    }
+    println!("html5lib: {parses} parallel parses");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Documents whose chunks mostly start in the wrong state: a comment or
+/// a script across every cut, `<plaintext>` in the middle, tables and
+/// formatting elements misnested across cuts, foreign content with CDATA.
+fn hostile_documents() -> Vec<(&'static str, String)> {
+    let filler = "<p class=x>text &amp; more <b>bold</b></p>\n".repeat(400);
+    vec![
+        (
+            "comment across every cut",
+            format!("<!--{filler}-->{filler}"),
+        ),
+        (
+            "script across every cut",
+            format!("<script>{}</script><p>after", filler.replace("</", "<\\/")),
+        ),
+        (
+            "style across every cut",
+            format!("<style>{filler}</style>{filler}"),
+        ),
+        (
+            "textarea across every cut",
+            format!("<textarea>{filler}</textarea>{filler}"),
+        ),
+        (
+            "plaintext in the middle",
+            format!("{filler}<plaintext>{filler}"),
+        ),
+        (
+            "tables and formatting misnested",
+            "<table><tr><td><b><i>a</table>c</b>d</i><table>x<tr>y<td><a>z</a><p>q</td>"
+                .repeat(300),
+        ),
+        (
+            "svg with CDATA",
+            "<svg><![CDATA[<p>x</p>]]><desc><p>y</svg><p><![CDATA[z]]>".repeat(400),
+        ),
+        (
+            "unclosed comment at the end",
+            format!("{filler}<!-- {filler}"),
+        ),
+        (
+            "alternating table contexts",
+            "<table><tr><td>a</td></tr></table><select><option>b<table><td>c</select>".repeat(400),
+        ),
+        (
+            "template contents",
+            "<template><tr><td>a</template><p>b".repeat(500),
+        ),
+    ]
+}
+
+#[test]
+fn hostile_documents_build_the_sequential_tree() {
+    let options = ParseOptions::default();
+    for (name, doc) in hostile_documents() {
+        let sequential = parse_document(&doc, &options).dump();
+        for threads in [2, 3, 4, 8] {
+            let parallel = ParallelOptions {
+                threads,
+                sequential_below: 0,
+                cuts: None,
+            };
+            let (dump, stats) = parallel_dump(&doc, &options, &parallel);
+            assert!(dump == sequential, "{name}: {threads} threads");
+            println!(
+                "{name:<34} {threads} threads: {:.1}% reused, {} mispredictions",
+                100.0 * stats.reused_share(),
+                stats.mispredictions
+            );
+        }
+        // And cut every 997 bytes.
+        let cuts: Vec<usize> = (1..doc.len() / 997)
+            .map(|i| i * 997)
+            .filter(|&c| doc.is_char_boundary(c))
+            .collect();
+        let (dump, _) = parallel_dump(&doc, &options, &cut_at(cuts));
+        assert!(dump == sequential, "{name}: cut every 997 bytes");
+    }
+}
+
+#[test]
+fn a_late_meta_that_changes_the_encoding() {
+    // The `<meta>` comes after the prescan window, so the encoding is
+    // changed while parsing: the bytes are decoded again and parsed again.
+    let mut page = b"<html><head><title>caf\xc3\xa9</title>".to_vec();
+    page.extend_from_slice("<!-- padding -->".repeat(200).as_bytes());
+    page.extend_from_slice(b"<meta charset=windows-1252></head><body>");
+    page.extend_from_slice("<p>caf\u{e9} &eacute; <b>x</b></p>".repeat(2000).as_bytes());
+    let sniffer = Sniffer::new(Policy::Browser);
+    let options = ParseOptions::default();
+    let (sequential, det) = parse_bytes(&page, &sniffer, &options);
+    for threads in [2, 4] {
+        let parallel = ParallelOptions {
+            threads,
+            sequential_below: 0,
+            cuts: None,
+        };
+        let (doc, pdet) = parse_bytes_parallel(&page, &sniffer, &options, &parallel);
+        assert_eq!(pdet.encoding, det.encoding);
+        assert!(doc.dump() == sequential.dump(), "{threads} threads");
+    }
+}
+
+#[test]
+fn short_inputs_and_error_reporting_run_sequentially() {
+    let (doc, stats) = parse_document_parallel_with_stats(
+        "<p>x",
+        &ParseOptions::default(),
+        &ParallelOptions::threads(4),
+    );
+    assert_eq!(stats.chunks, 0);
+    assert_eq!(
+        doc.dump(),
+        parse_document("<p>x", &ParseOptions::default()).dump()
+    );
+    let options = ParseOptions {
+        report_errors: true,
+        ..ParseOptions::default()
+    };
+    let page = "<p>x</div>".repeat(100_000);
+    let (doc, stats) =
+        parse_document_parallel_with_stats(&page, &options, &ParallelOptions::threads(4));
+    assert_eq!(stats.chunks, 0);
+    assert_eq!(
+        doc.errors().len(),
+        parse_document(&page, &options).errors().len()
+    );
+}
