@@ -170,6 +170,12 @@ pub struct TreeArgs {
     /// element name (`td`), or `svg NAME` / `math NAME`.
     #[arg(long, value_name = "CONTEXT", value_parser = crate::tree::parse_context)]
     pub fragment: Option<spinneret_html::FragmentContext>,
+
+    /// Threads to parse the document on (1: sequentially; default: the
+    /// machine's cores). The tree is the same whatever the number; pages
+    /// under 64 KiB, and fragments, are parsed sequentially.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// Output format of `spinneret links`.

@@ -8,14 +8,16 @@
 //! changes the encoding restarts the parse (`spinneret_html::parse_bytes`).
 //! A fragment (`--fragment CONTEXT`, the DOM's `innerHTML` of a CONTEXT
 //! element) is decoded the same way, without the restart: a fragment has no
-//! encoding declaration of its own.
+//! encoding declaration of its own. `--threads N` parses a document on N
+//! threads (`spinneret_html::parse_bytes_parallel`), with the same tree.
 
 use std::io::{Read, Write};
 
 use anyhow::Context;
 use spinneret_encoding::{Policy, Sniffer, decode_with};
 use spinneret_html::{
-    Document, FragmentContext, ParseOptions, SerializeOptions, parse_bytes, parse_fragment,
+    Document, FragmentContext, ParallelOptions, ParseOptions, SerializeOptions,
+    parse_bytes_parallel, parse_fragment,
 };
 
 use crate::args::{TreeArgs, TreeFormat};
@@ -73,7 +75,13 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
             let text = decode_with(bytes, encoding).0;
             parse_fragment(&text, context, &options)
         }
-        None => parse_bytes(bytes, &sniffer, &options).0,
+        None => {
+            let parallel = match args.threads {
+                Some(n) => ParallelOptions::threads(n),
+                None => ParallelOptions::default(),
+            };
+            parse_bytes_parallel(bytes, &sniffer, &options, &parallel).0
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! `spinneret tree` end to end: each output format, a fragment, standard
 //! input, the scripting flag, pages in legacy encodings (declared early, and
-//! late enough to restart the parse), and the error messages of bad input.
+//! late enough to restart the parse), `--threads`, and the error messages
+//! of bad input.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -159,4 +160,30 @@ fn bad_input_is_a_clear_error() {
     let dir = std::env::temp_dir();
     let out = tree(&[dir.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(1), "{out:?}");
+}
+
+#[test]
+fn threads_give_the_same_tree() {
+    // Large enough to be parsed in parallel, with a late `<meta>` that
+    // restarts the parse in another encoding.
+    let mut page = b"<!DOCTYPE html><title>caf\xe9</title>".to_vec();
+    page.extend_from_slice("<!-- padding -->".repeat(100).as_bytes());
+    page.extend_from_slice(b"<meta charset=windows-1252>");
+    for i in 0..4000 {
+        page.extend_from_slice(
+            format!("<table><tr><td>{i}<b>caf\u{e9}<p>x</table><script>a<b</script>").as_bytes(),
+        );
+        page.push(0xe9);
+    }
+    let path = file("threads.html", &page);
+    let path = path.to_str().unwrap();
+    let sequential = stdout(tree(&["--threads", "1", path], b""));
+    assert!(sequential.contains("caf\u{e9}"));
+    for threads in ["2", "3", "8"] {
+        assert!(
+            stdout(tree(&["--threads", threads, path], b"")) == sequential,
+            "{threads} threads"
+        );
+    }
+    assert!(stdout(tree(&[path], b"")) == sequential, "default threads");
 }
