@@ -112,36 +112,61 @@ pub fn run(plan: Plan, quick: bool) {
     println!("Speed (best pass):\n\n{}", speed.markdown());
 }
 
-/// The corpus pages of 100 KB or more, and documents of 1 to 16 MB made of
-/// pages one after another (only the first two with `quick`).
+/// The corpus pages of 100 KB or more; documents made of pages one after
+/// another, from 16 KB (where the sequential threshold lies) to 16 MB; and
+/// two hostile documents of 1 MB where every speculation fails (a comment,
+/// a script across the whole document). With `quick`, the largest page,
+/// the 1 MB document and the hostile ones.
 fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
-    let mut docs: Vec<(String, String)> = set
+    let mut pages: Vec<(String, String)> = set
         .pages
         .iter()
         .zip(&set.paths)
         .filter(|(page, _)| page.len() >= 100_000)
         .map(|(page, path)| (path.clone(), page.clone()))
         .collect();
-    docs.sort_by_key(|(_, page)| page.len());
-    let sizes: &[usize] = if quick { &[1] } else { &[1, 2, 4, 8, 16] };
-    for &mb in sizes {
-        let mut doc = String::with_capacity(mb << 20);
+    pages.sort_by_key(|(_, page)| page.len());
+    if quick {
+        pages.drain(..pages.len().saturating_sub(1));
+    }
+    let made = |bytes: usize| {
+        let mut doc = String::with_capacity(bytes + (1 << 20));
         'fill: loop {
             for page in &set.pages {
-                if doc.len() >= mb * 1_000_000 {
+                if doc.len() >= bytes {
                     break 'fill;
                 }
                 doc.push_str(page);
             }
         }
-        docs.push((format!("{mb} MB of pages"), doc));
+        doc
+    };
+    let sizes: &[usize] = if quick {
+        &[1_000_000]
+    } else {
+        &[
+            16_000, 32_000, 64_000, 128_000, 256_000, 1_000_000, 2_000_000, 4_000_000, 8_000_000,
+            16_000_000,
+        ]
+    };
+    let mut docs = pages;
+    for &bytes in sizes {
+        let label = if bytes >= 1_000_000 {
+            format!("{} MB of pages", bytes / 1_000_000)
+        } else {
+            format!("{} KB of pages", bytes / 1_000)
+        };
+        docs.push((label, made(bytes)));
     }
-    if quick {
-        // The largest page and the made-up document.
-        let made = docs.pop();
-        docs.drain(..docs.len().saturating_sub(1));
-        docs.extend(made);
-    }
+    let mb = made(1_000_000);
+    docs.push((
+        "hostile: a comment across all".into(),
+        format!("<!--{mb}-->"),
+    ));
+    docs.push((
+        "hostile: a script across all".into(),
+        format!("<script>{}</script>", mb.replace("</", "<\\/")),
+    ));
     docs
 }
 

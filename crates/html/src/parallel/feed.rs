@@ -35,6 +35,8 @@ pub struct SpeculationStats {
     /// Boundaries where a recorded step began at the true position but in
     /// a state that disagreed with the true one on something it reads.
     pub mispredictions: u64,
+    /// Times the calling thread waited for a worker that was ahead of it.
+    pub waits: u64,
 }
 
 impl SpeculationStats {
@@ -66,22 +68,30 @@ pub(crate) struct Feed<'p> {
     next: usize,
     /// Where the calling thread is, for workers to stop once passed.
     progress: &'p AtomicUsize,
+    /// Where the next step of the current stream's worker begins, as far
+    /// as the blocks received tell (its chunk's start before the first).
+    worker_at: usize,
+    /// Where each stream's chunk begins.
+    starts: Vec<usize>,
     stats: SpeculationStats,
 }
 
 impl<'p> Feed<'p> {
     pub(crate) fn new(
         streams: Vec<Receiver<Block>>,
+        starts: Vec<usize>,
         progress: &'p AtomicUsize,
-        chunks: usize,
         bytes: usize,
     ) -> Feed<'p> {
+        let chunks = streams.len();
         Feed {
             streams,
             stream: 0,
             block: None,
             next: 0,
             progress,
+            worker_at: starts.first().copied().unwrap_or(0),
+            starts,
             stats: SpeculationStats {
                 chunks,
                 bytes,
@@ -96,18 +106,12 @@ impl<'p> Feed<'p> {
         self.stats
     }
 
-    /// Waits for the first worker's first block (it starts where the
-    /// calling thread does, a few microseconds' tokenizing away).
-    pub(crate) fn wait_for_first_block(&mut self) {
-        if let Some(Ok(block)) = self.streams.first().map(Receiver::recv) {
-            self.block = Some(block);
-            self.next = 0;
-        }
-    }
-
     /// The index in the current block of the recorded step that begins at
-    /// `pos`, if one has arrived. Never waits for a worker: one that is
-    /// behind is passed by the calling thread's own tokenizer.
+    /// `pos`, if one has arrived. Waits for the worker when its next step
+    /// begins at `pos` (the worker is filling the block this thread needs:
+    /// it tokenizes faster than this thread builds, so waiting beats
+    /// tokenizing here); never waits for a worker that is behind or that
+    /// went elsewhere — the calling thread's own tokenizer passes it.
     fn at(&mut self, pos: usize) -> Option<usize> {
         loop {
             if let Some(block) = &self.block {
@@ -120,9 +124,17 @@ impl<'p> Feed<'p> {
                 }
             }
             let rx = self.streams.get(self.stream)?;
-            match rx.try_recv() {
+            let received = match rx.try_recv() {
+                Err(TryRecvError::Empty) if self.worker_at == pos => {
+                    self.stats.waits += 1;
+                    rx.recv().map_err(|_| TryRecvError::Disconnected)
+                }
+                other => other,
+            };
+            match received {
                 Ok(block) => {
                     self.progress.store(pos, Ordering::Relaxed);
+                    self.worker_at = block.entries.last().map_or(self.worker_at, |e| e.after);
                     self.block = Some(block);
                     self.next = 0;
                 }
@@ -130,6 +142,7 @@ impl<'p> Feed<'p> {
                 Err(TryRecvError::Disconnected) => {
                     self.stream += 1;
                     self.block = None;
+                    self.worker_at = self.starts.get(self.stream).copied().unwrap_or(usize::MAX);
                 }
             }
         }

@@ -262,11 +262,11 @@ fn speculate<R>(
             let to = starts.get(i + 1).copied().unwrap_or(input.len());
             let (tx, rx) = sync_channel(CHANNEL_BLOCKS);
             let progress = &progress;
-            scope.spawn(move || tokenize_chunk(input, from, to, options.scripting, &tx, progress));
+            scope
+                .spawn(move || tokenize_chunk(input, (from, to), options.scripting, &tx, progress));
             streams.push(rx);
         }
-        let mut feed = Feed::new(streams, &progress, starts.len(), input.len());
-        feed.wait_for_first_block();
+        let mut feed = Feed::new(streams, starts, &progress, input.len());
         let out = parse(&mut feed);
         let stats = feed.finish();
         (out, stats)
@@ -289,8 +289,7 @@ const CHECK_EVERY: usize = 256;
 /// if that is still in its chunk; it stops when the calling thread hangs up.
 fn tokenize_chunk(
     input: &str,
-    mut from: usize,
-    to: usize,
+    (mut from, to): (usize, usize),
     scripting: bool,
     tx: &SyncSender<Block>,
     progress: &AtomicUsize,
@@ -304,9 +303,10 @@ fn tokenize_chunk(
             scripting,
         });
         core.pos = from;
-        let mut block = Block::default();
+        let mut block = Block::with_capacity();
         let mut block_from = from;
         let mut block_bytes = record::FIRST_BLOCK_BYTES;
+        let mut steps = 0usize;
         while core.pos < to {
             let before = core.pos;
             let state = core.boundary();
@@ -319,7 +319,8 @@ fn tokenize_chunk(
             let last = block.entries.last_mut().expect("just pushed");
             last.after = core.pos;
             last.scanned_mode = core.scanned_mode();
-            if block.entries.len() % CHECK_EVERY == 0 {
+            steps += 1;
+            if steps.is_multiple_of(CHECK_EVERY) {
                 let caller = progress.load(Ordering::Relaxed);
                 if caller == usize::MAX {
                     return;
@@ -333,7 +334,10 @@ fn tokenize_chunk(
                 }
             }
             if block.is_full(block_from, block_bytes) {
-                if tx.send(std::mem::take(&mut block)).is_err() {
+                if tx
+                    .send(std::mem::replace(&mut block, Block::with_capacity()))
+                    .is_err()
+                {
                     return;
                 }
                 block_from = core.pos;

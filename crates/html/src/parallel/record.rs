@@ -20,13 +20,13 @@ use crate::tokenizer::{Boundary, TextMode};
 /// rarely (no per-token synchronization), small enough that the tree
 /// builder starts on a chunk soon after its worker does. The first block
 /// after a worker (re)starts is [`FIRST_BLOCK_BYTES`], to be ready sooner.
-pub(crate) const BLOCK_BYTES: usize = 64 << 10;
+pub(crate) const BLOCK_BYTES: usize = 16 << 10;
 
 /// The size of a worker's first block after it (re)starts.
-pub(crate) const FIRST_BLOCK_BYTES: usize = 8 << 10;
+pub(crate) const FIRST_BLOCK_BYTES: usize = 4 << 10;
 
 /// The most tokens in a block.
-pub(crate) const BLOCK_TOKENS: usize = 4096;
+pub(crate) const BLOCK_TOKENS: usize = 1024;
 
 /// One step of a worker's tokenizer: its token and the step around it.
 pub(crate) struct Entry {
@@ -82,6 +82,17 @@ pub(crate) struct Block {
 }
 
 impl Block {
+    /// An empty block with room for a full one's entries and attributes,
+    /// so that filling it never copies what it holds.
+    pub(crate) fn with_capacity() -> Block {
+        Block {
+            entries: Vec::with_capacity(BLOCK_TOKENS),
+            attrs: Vec::with_capacity(BLOCK_TOKENS),
+            arena: String::new(),
+            doctypes: Vec::new(),
+        }
+    }
+
     /// Whether the block, whose first step began at `from`, holds `bytes`
     /// of input or [`BLOCK_TOKENS`] tokens (send it on).
     pub(crate) fn is_full(&self, from: usize, bytes: usize) -> bool {
