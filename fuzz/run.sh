@@ -37,7 +37,7 @@ run_one() {
     local target="$1" dict=() max_len=4096
     case "$target" in
     url_* | diff_ada | canon | search_params) dict=(-dict=dict/url.dict) ;;
-    tokenizer_chunks | tree_builder | extract) dict=(-dict=dict/html.dict) ;;
+    tokenizer_chunks | tree_builder | tree_parallel | extract) dict=(-dict=dict/html.dict) ;;
     warc) dict=(-dict=dict/warc.dict) max_len=16384 ;;
     esac
     mkdir -p "artifacts/$target"

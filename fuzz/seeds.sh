@@ -66,6 +66,11 @@ for target in "$@"; do
         pages trafilatura 12 "$target" '\000\000'
         pages jsoup 5 "$target" '\000\003\001\007\100'
         ;;
+    tree_parallel)
+        # Cuts at 5 and 64; at 300, 900 and 2000.
+        html5lib_inputs "corpus/$target" '\000\002\005\000\100\000'
+        pages trafilatura 12 "$target" '\000\003\054\001\204\003\320\007'
+        ;;
     encoding)
         pages chardet 40 "$target" '\002\000\000\000'
         ;;

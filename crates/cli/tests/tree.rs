@@ -169,7 +169,7 @@ fn threads_give_the_same_tree() {
     let mut page = b"<!DOCTYPE html><title>caf\xe9</title>".to_vec();
     page.extend_from_slice("<!-- padding -->".repeat(100).as_bytes());
     page.extend_from_slice(b"<meta charset=windows-1252>");
-    for i in 0..4000 {
+    for i in 0..8000 {
         page.extend_from_slice(
             format!("<table><tr><td>{i}<b>caf\u{e9}<p>x</table><script>a<b</script>").as_bytes(),
         );

@@ -1,0 +1,49 @@
+//! The parallel parser: `parse_document_parallel` with fuzzer-chosen cuts
+//! builds exactly `parse_document`'s tree (the html5lib dump), and covers
+//! every byte once (reused from a worker or tokenized by the calling
+//! thread). The cuts are where workers start speculating, so the fuzzer
+//! looks for a chunk start, a state and a resynchronization that fool the
+//! validation.
+//!
+//! Input: a flags byte (bit 0 scripting), a count byte (low 3 bits: how
+//! many cuts follow), each cut as a little-endian `u16` byte offset, then
+//! the text (invalid UTF-8 replaced; cuts off a character boundary or out
+//! of order are ignored by the parser).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use spinneret_fuzz::Input;
+use spinneret_html::{
+    ParallelOptions, ParseOptions, parse_document, parse_document_parallel_with_stats,
+};
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Input::new(data);
+    let flags = input.byte();
+    let count = usize::from(input.byte() & 7);
+    let cuts: Vec<usize> = input
+        .bytes(2 * count)
+        .chunks_exact(2)
+        .map(|c| usize::from(u16::from_le_bytes([c[0], c[1]])))
+        .collect();
+    let text = String::from_utf8_lossy(input.rest());
+    let options = ParseOptions {
+        scripting: flags & 1 != 0,
+        report_errors: false,
+    };
+    let parallel = ParallelOptions {
+        threads: 2,
+        sequential_below: 0,
+        cuts: Some(cuts.clone()),
+    };
+    let (doc, stats) = parse_document_parallel_with_stats(&text, &options, &parallel);
+    assert_eq!(
+        stats.bytes_reused + stats.bytes_tokenized,
+        text.len() as u64,
+        "{stats:?}"
+    );
+    assert!(
+        doc.dump() == parse_document(&text, &options).dump(),
+        "cuts {cuts:?}"
+    );
+});
