@@ -12,6 +12,15 @@ use spinneret_html::{
 };
 use spinneret_testdata::{corpus_pages_text, tree_construction_tests};
 
+/// `threads` threads, whatever the document's size.
+fn threads(threads: usize) -> ParallelOptions {
+    ParallelOptions {
+        threads,
+        sequential_below: 0,
+        cuts: None,
+    }
+}
+
 fn cut_at(cuts: Vec<usize>) -> ParallelOptions {
     ParallelOptions {
         threads: cuts.len() + 2,
@@ -44,14 +53,10 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
     let mut bytes = 0u64;
     for (path, page) in corpus_pages_text() {
         let sequential = parse_document(&page, &options).dump();
-        for threads in [2, 3, 4, 8] {
-            let parallel = ParallelOptions {
-                threads,
-                sequential_below: 0,
-                cuts: None,
-            };
+        for n in [2, 3, 4, 8] {
+            let parallel = threads(n);
             let (dump, stats) = parallel_dump(&page, &options, &parallel);
-            assert!(dump == sequential, "{path}: {threads} threads");
+            assert!(dump == sequential, "{path}: {n} threads");
             reused += stats.bytes_reused;
             bytes += page.len() as u64;
         }
@@ -159,16 +164,12 @@ fn hostile_documents_build_the_sequential_tree() {
     let options = ParseOptions::default();
     for (name, doc) in hostile_documents() {
         let sequential = parse_document(&doc, &options).dump();
-        for threads in [2, 3, 4, 8] {
-            let parallel = ParallelOptions {
-                threads,
-                sequential_below: 0,
-                cuts: None,
-            };
+        for n in [2, 3, 4, 8] {
+            let parallel = threads(n);
             let (dump, stats) = parallel_dump(&doc, &options, &parallel);
-            assert!(dump == sequential, "{name}: {threads} threads");
+            assert!(dump == sequential, "{name}: {n} threads");
             println!(
-                "{name:<34} {threads} threads: {:.1}% reused, {} mispredictions",
+                "{name:<34} {n} threads: {:.1}% reused, {} mispredictions",
                 100.0 * stats.reused_share(),
                 stats.mispredictions
             );
@@ -194,15 +195,11 @@ fn a_late_meta_that_changes_the_encoding() {
     let sniffer = Sniffer::new(Policy::Browser);
     let options = ParseOptions::default();
     let (sequential, det) = parse_bytes(&page, &sniffer, &options);
-    for threads in [2, 4] {
-        let parallel = ParallelOptions {
-            threads,
-            sequential_below: 0,
-            cuts: None,
-        };
+    for n in [2, 4] {
+        let parallel = threads(n);
         let (doc, pdet) = parse_bytes_parallel(&page, &sniffer, &options, &parallel);
         assert_eq!(pdet.encoding, det.encoding);
-        assert!(doc.dump() == sequential.dump(), "{threads} threads");
+        assert!(doc.dump() == sequential.dump(), "{n} threads");
     }
 }
 
