@@ -9,7 +9,7 @@
 //! position.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 
 use super::record::Block;
 use crate::tokenizer::{Core, Step};
@@ -58,9 +58,16 @@ impl SpeculationStats {
     }
 }
 
+/// A worker's blocks of recorded steps, and the way back for blocks read
+/// (the worker refills them: no allocation, no page faults per block).
+pub(crate) struct Stream {
+    pub(crate) blocks: Receiver<Block>,
+    pub(crate) spent: Sender<Block>,
+}
+
 /// The workers' streams of recorded steps, read in input order.
 pub(crate) struct Feed<'p> {
-    streams: Vec<Receiver<Block>>,
+    streams: Vec<Stream>,
     /// The stream being read.
     stream: usize,
     block: Option<Block>,
@@ -78,7 +85,7 @@ pub(crate) struct Feed<'p> {
 
 impl<'p> Feed<'p> {
     pub(crate) fn new(
-        streams: Vec<Receiver<Block>>,
+        streams: Vec<Stream>,
         starts: Vec<usize>,
         progress: &'p AtomicUsize,
         bytes: usize,
@@ -123,7 +130,8 @@ impl<'p> Feed<'p> {
                     return (e.before == pos).then_some(self.next);
                 }
             }
-            let rx = self.streams.get(self.stream)?;
+            let stream = self.streams.get(self.stream)?;
+            let rx = &stream.blocks;
             let received = match rx.try_recv() {
                 Err(TryRecvError::Empty) if self.worker_at == pos => {
                     self.stats.waits += 1;
@@ -135,7 +143,10 @@ impl<'p> Feed<'p> {
                 Ok(block) => {
                     self.progress.store(pos, Ordering::Relaxed);
                     self.worker_at = block.entries.last().map_or(self.worker_at, |e| e.after);
-                    self.block = Some(block);
+                    if let Some(read) = self.block.replace(block) {
+                        // A worker that has stopped no longer takes it back.
+                        let _ = stream.spent.send(read);
+                    }
                     self.next = 0;
                 }
                 Err(TryRecvError::Empty) => return None,

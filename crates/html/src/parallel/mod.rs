@@ -69,7 +69,7 @@ mod feed;
 mod record;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use spinneret_encoding::{Determination, Sniffer, decode_with};
 
@@ -77,7 +77,7 @@ use crate::dom::{Document, DomSink};
 use crate::tokenizer::{Core, Step, TextMode, TokenizerOptions};
 use crate::tree_builder::{ParseOptions, TreeBuilder, finish, parse_watching, tokenizer_options};
 pub use feed::SpeculationStats;
-use feed::{Feed, drive_speculative};
+use feed::{Feed, Stream, drive_speculative};
 use record::Block;
 
 /// Documents shorter than this are parsed sequentially by default: below
@@ -275,11 +275,14 @@ fn speculate<R>(
         let mut streams = Vec::with_capacity(starts.len());
         for (i, &from) in starts.iter().enumerate() {
             let to = starts.get(i + 1).copied().unwrap_or(input.len());
-            let (tx, rx) = sync_channel(CHANNEL_BLOCKS);
+            let (tx, blocks) = sync_channel(CHANNEL_BLOCKS);
+            let (spent, spent_rx) = channel();
             let progress = &progress;
-            scope
-                .spawn(move || tokenize_chunk(input, (from, to), options.scripting, &tx, progress));
-            streams.push(rx);
+            scope.spawn(move || {
+                let channels = (&tx, &spent_rx);
+                tokenize_chunk(input, (from, to), options.scripting, channels, progress)
+            });
+            streams.push(Stream { blocks, spent });
         }
         let mut feed = Feed::new(streams, starts, &progress, input.len());
         let out = parse(&mut feed);
@@ -306,9 +309,19 @@ fn tokenize_chunk(
     input: &str,
     (mut from, to): (usize, usize),
     scripting: bool,
-    tx: &SyncSender<Block>,
+    (tx, spent): (&SyncSender<Block>, &Receiver<Block>),
     progress: &AtomicUsize,
 ) {
+    // A block the calling thread has read, emptied, or a new one.
+    let fresh = || {
+        spent.try_recv().map_or_else(
+            |_| Block::with_capacity(),
+            |mut block| {
+                block.clear();
+                block
+            },
+        )
+    };
     'speculate: loop {
         let mut core = Core::new(&TokenizerOptions {
             initial_state: TextMode::Data,
@@ -318,7 +331,7 @@ fn tokenize_chunk(
             scripting,
         });
         core.pos = from;
-        let mut block = Block::with_capacity();
+        let mut block = fresh();
         let mut block_from = from;
         let mut block_bytes = record::FIRST_BLOCK_BYTES;
         let mut steps = 0usize;
@@ -349,10 +362,7 @@ fn tokenize_chunk(
                 }
             }
             if block.is_full(block_from, block_bytes) {
-                if tx
-                    .send(std::mem::replace(&mut block, Block::with_capacity()))
-                    .is_err()
-                {
+                if tx.send(std::mem::replace(&mut block, fresh())).is_err() {
                     return;
                 }
                 block_from = core.pos;

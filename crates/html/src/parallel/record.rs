@@ -93,6 +93,14 @@ impl Block {
         }
     }
 
+    /// Empties the block for reuse, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.attrs.clear();
+        self.arena.clear();
+        self.doctypes.clear();
+    }
+
     /// Whether the block, whose first step began at `from`, holds `bytes`
     /// of input or [`BLOCK_TOKENS`] tokens (send it on).
     pub(crate) fn is_full(&self, from: usize, bytes: usize) -> bool {
