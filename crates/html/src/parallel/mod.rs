@@ -74,6 +74,8 @@ use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use spinneret_encoding::{Determination, Sniffer, decode_with};
 
 use crate::dom::{Document, DomSink};
+use crate::names::LocalName;
+use crate::simulator::Simulator;
 use crate::tokenizer::{Core, Step, TextMode, TokenizerOptions};
 use crate::tree_builder::{ParseOptions, TreeBuilder, finish, parse_watching, tokenizer_options};
 pub use feed::SpeculationStats;
@@ -300,6 +302,23 @@ const LEAD: usize = 32 << 10;
 /// A worker checks where the calling thread is every this many tokens.
 const CHECK_EVERY: usize = 256;
 
+/// Runs the simulator on `token` (a tag); returns the text mode it
+/// switches to after a start tag, with the tag. (The tags that switch are
+/// all known names.)
+fn simulate(sim: &mut Simulator, token: &crate::Token<'_>) -> Option<(TextMode, LocalName)> {
+    match token {
+        crate::Token::StartTag(t) if sim.acts_on(false, t.name.local()) => {
+            let mode = sim.start_tag(t.name, &t.attrs, t.self_closing)?;
+            Some((mode, t.name.local()?))
+        }
+        crate::Token::EndTag(t) if sim.acts_on(true, t.name.local()) => {
+            sim.end_tag(t.name);
+            None
+        }
+        _ => None,
+    }
+}
+
 /// A worker: tokenizes `input[from..]` from the speculated state until a
 /// step begins at or after `to`, sending its steps in blocks. When the
 /// calling thread has passed it (its tokens would be thrown away), it
@@ -323,14 +342,19 @@ fn tokenize_chunk(
         )
     };
     'speculate: loop {
+        // The tokenizer is driven, as the calling thread's is, by a
+        // tree-builder simulator standing in for the tree builder: after a
+        // step its text mode is the one the scan left.
         let mut core = Core::new(&TokenizerOptions {
             initial_state: TextMode::Data,
             last_start_tag: None,
             report_errors: false,
-            simulate_tree_builder: true,
+            simulate_tree_builder: false,
             scripting,
         });
+        core.driven = true;
         core.pos = from;
+        let mut sim = Simulator::new(scripting);
         let mut block = fresh();
         let mut block_from = from;
         let mut block_bytes = record::FIRST_BLOCK_BYTES;
@@ -338,15 +362,21 @@ fn tokenize_chunk(
         while core.pos < to {
             let before = core.pos;
             let state = core.boundary();
-            match core.step(input, true) {
+            let switch = match core.step(input, true) {
                 Step::Token(token, start) => {
+                    let switch = simulate(&mut sim, &token);
                     block.push(input, token, start, (before, before), state, TextMode::Data);
+                    switch
                 }
                 Step::End | Step::NeedMore => break,
-            }
+            };
             let last = block.entries.last_mut().expect("just pushed");
             last.after = core.pos;
-            last.scanned_mode = core.scanned_mode();
+            last.scanned_mode = core.boundary_mode();
+            if let Some((mode, tag)) = switch {
+                core.switch_text_mode(mode, tag);
+            }
+            core.cdata_allowed = sim.in_foreign_content();
             steps += 1;
             if steps.is_multiple_of(CHECK_EVERY) {
                 let caller = progress.load(Ordering::Relaxed);

@@ -87,10 +87,10 @@ impl Core {
         }
     }
 
-    /// The text mode the last step's scan left, before a simulator switched
-    /// it after a start tag.
-    pub(crate) fn scanned_mode(&self) -> TextMode {
-        self.scanned_mode
+    /// The text mode the next step starts in (for a driven tokenizer, the
+    /// one the last scan left until a tree builder switches it).
+    pub(crate) fn boundary_mode(&self) -> TextMode {
+        self.mode
     }
 
     /// Moves to `pos` in the buffer (a token boundary another tokenizer

@@ -84,9 +84,6 @@ pub(crate) struct Core {
     pub(crate) pos: usize,
     /// Where the token being built starts in the buffer.
     token_start: usize,
-    /// The text mode the last step's scan left, before the simulator
-    /// switched it (see `boundary.rs`).
-    pub(super) scanned_mode: TextMode,
     /// Text of the current token that is not a span of the input
     /// (decoded, lower-cased or normalized), which its [`Acc`]s point into.
     pub(super) scratch: String,
@@ -127,7 +124,6 @@ impl Core {
             base: 0,
             pos: 0,
             token_start: 0,
-            scanned_mode: options.initial_state,
             scratch: String::new(),
             attrs: Vec::new(),
             errors: Vec::new(),
@@ -165,7 +161,7 @@ impl Core {
 
     /// Produces the next token from `input` (the buffer; `self.pos` is the
     /// current position in it).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
         self.token_start = self.pos;
         let built = match self.fast_scan(input, at_eof) {
@@ -175,7 +171,6 @@ impl Core {
                 Err(step) => return step,
             },
         };
-        self.scanned_mode = self.mode;
         if let Built::Tag {
             end,
             known,
@@ -282,7 +277,7 @@ impl Core {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
         let scratch = self.scratch.as_str();
         let get = |a: Acc| a.get(input, scratch);
