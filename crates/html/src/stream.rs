@@ -71,7 +71,7 @@ impl StreamTokenizer {
         let mut pending = None;
         loop {
             match self.core.step(&self.buf, at_eof) {
-                Step::Token(t, _) => sink(t),
+                Step::Token(t) => sink(t),
                 Step::End => break,
                 Step::NeedMore => {
                     pending = Some(self.buf.len() - self.core.pos);

@@ -181,7 +181,9 @@ pub(crate) fn drive_speculative<S: TreeSink>(
                 .state
                 .agrees_with(core, bytes, entry.before, entry.after)
             {
-                process_token(builder, block.token(i, input), entry.start, input, 0);
+                let errors = builder.error_count();
+                process_token(builder, block.token(i, input), input, 0);
+                builder.place_errors(errors, entry.start);
                 core.skip_to(entry.after, entry.scanned_mode);
                 feed.stats.tokens_reused += 1;
                 feed.stats.bytes_reused += (entry.after - entry.before) as u64;
@@ -194,8 +196,12 @@ pub(crate) fn drive_speculative<S: TreeSink>(
         }
         // Tokenizing itself: workers behind this point can stop.
         feed.progress.store(pos, Ordering::Relaxed);
+        let errors = builder.error_count();
         match core.step(input, true) {
-            Step::Token(token, start) => process_token(builder, token, start, input, 0),
+            Step::Token(token) => {
+                process_token(builder, token, input, 0);
+                builder.place_errors(errors, core.token_start());
+            }
             Step::End => {
                 // The last step may have passed bytes that formed no token.
                 feed.stats.bytes_tokenized += (input.len() - pos) as u64;

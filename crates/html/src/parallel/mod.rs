@@ -363,15 +363,16 @@ fn tokenize_chunk(
             let before = core.pos;
             let state = core.boundary();
             let switch = match core.step(input, true) {
-                Step::Token(token, start) => {
+                Step::Token(token) => {
                     let switch = simulate(&mut sim, &token);
-                    block.push(input, token, start, (before, before), state, TextMode::Data);
+                    block.push(input, token, (before, before), state, TextMode::Data);
                     switch
                 }
                 Step::End | Step::NeedMore => break,
             };
             let last = block.entries.last_mut().expect("just pushed");
             last.after = core.pos;
+            last.start = core.token_start();
             last.scanned_mode = core.boundary_mode();
             if let Some((mode, tag)) = switch {
                 core.switch_text_mode(mode, tag);

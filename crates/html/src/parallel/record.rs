@@ -109,13 +109,13 @@ impl Block {
     }
 
     /// Records a step of a worker's tokenizer over `input`: `token` (whose
-    /// scratch texts are copied), which starts at `start`, from a step that
-    /// ran from `before` to `after` in `state`, leaving `scanned_mode`.
+    /// scratch texts are copied), from a step that ran from `before` to
+    /// `after` in `state`, leaving `scanned_mode`. (The token's start is
+    /// filled in once the token is no longer borrowed.)
     pub(crate) fn push(
         &mut self,
         input: &str,
         token: Token<'_>,
-        start: usize,
         (before, after): (usize, usize),
         state: Boundary,
         scanned_mode: TextMode,
@@ -138,7 +138,7 @@ impl Block {
         self.entries.push(Entry {
             before,
             after,
-            start,
+            start: before,
             state,
             scanned_mode,
             token,

@@ -216,7 +216,7 @@ impl<'a> Tokenizer<'a> {
             return None;
         }
         match self.core.step(self.input, true) {
-            Step::Token(t, _) => Some(t),
+            Step::Token(t) => Some(t),
             Step::End => {
                 self.done = true;
                 None
@@ -261,7 +261,7 @@ pub fn tokenize(
     let mut t = Tokenizer::new(input, options);
     loop {
         match t.core.step(input, true) {
-            Step::Token(token, _) => sink(token),
+            Step::Token(token) => sink(token),
             Step::End => break,
             Step::NeedMore => unreachable!("a whole input never needs more"),
         }

@@ -27,9 +27,8 @@ use std::hash::RandomState;
 
 /// What one call of the core produced.
 pub(crate) enum Step<'t> {
-    /// A token, and where in the buffer it starts (after any bytes that
-    /// formed no token, such as `</>`).
-    Token(Token<'t>, usize),
+    /// A token; [`Core::token_start`] says where it starts.
+    Token(Token<'t>),
     NeedMore,
     End,
 }
@@ -82,7 +81,8 @@ pub(crate) struct Core {
     pub(crate) base: usize,
     /// Position in the buffer.
     pub(crate) pos: usize,
-    /// Where the token being built starts in the buffer.
+    /// Where the last token starts in the buffer (after any bytes that
+    /// formed no token, such as `</>`).
     token_start: usize,
     /// Text of the current token that is not a span of the input
     /// (decoded, lower-cased or normalized), which its [`Acc`]s point into.
@@ -159,6 +159,12 @@ impl Core {
         }
     }
 
+    /// Where the last token [`Core::step`] produced starts in the buffer
+    /// (after any bytes that formed no token, such as `</>`).
+    pub(crate) fn token_start(&self) -> usize {
+        self.token_start
+    }
+
     /// Produces the next token from `input` (the buffer; `self.pos` is the
     /// current position in it).
     #[inline(always)]
@@ -208,8 +214,7 @@ impl Core {
                 self.last_start_tag = LastTag::from_known(*known, tag_name.as_str());
             }
         }
-        let start = self.token_start;
-        Step::Token(self.view(built, input), start)
+        Step::Token(self.view(built, input))
     }
 
     /// The general step: any token in any state, with errors; `Err` is the

@@ -247,8 +247,6 @@ pub struct TreeBuilder<S: TreeSink> {
     names: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
     report: bool,
     errors: Vec<TreeError>,
-    /// The offset of the current token, for errors.
-    pub(crate) token_offset: usize,
     pub(crate) control: TokenizerControl,
     /// Report `<meta>` encodings in [`TokenizerControl::meta_encoding`]
     /// (while the encoding is tentative).
@@ -264,7 +262,6 @@ impl<S: TreeSink> TreeBuilder<S> {
             names: HashMap::default(),
             report: report_errors,
             errors: Vec::new(),
-            token_offset: 0,
             control: TokenizerControl::default(),
             watch_meta_encoding: false,
         }
@@ -294,12 +291,34 @@ impl<S: TreeSink> TreeBuilder<S> {
     #[inline]
     pub(crate) fn error(&mut self, kind: TreeErrorKind) {
         if self.report {
+            // The offset is the token's, filled in by the driver once the
+            // token is processed (`place_errors`).
             self.errors.push(TreeError {
                 kind,
                 line: 0,
                 col: 0,
-                offset: self.token_offset,
+                offset: 0,
             });
+        }
+    }
+
+    /// How many errors were reported so far (for [`TreeBuilder::place_errors`]).
+    #[inline]
+    pub(crate) fn error_count(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// Sets the offset of the errors reported since there were `from` (those
+    /// of the token just processed) to `offset`, the token's start.
+    #[inline]
+    pub(crate) fn place_errors(&mut self, from: usize, offset: usize) {
+        if !self.report {
+            return;
+        }
+        if let Some(errors) = self.errors.get_mut(from..) {
+            for e in errors {
+                e.offset = offset;
+            }
         }
     }
 

@@ -305,34 +305,34 @@ pub(super) fn drive<S: TreeSink>(
 ) -> Stopped {
     loop {
         let base = core.base;
+        let errors = builder.error_count();
         match core.step(input, at_eof) {
-            Step::Token(token, start) => process_token(builder, token, base + start, input, base),
+            Step::Token(token) => process_token(builder, token, input, base),
             Step::End => {
                 process_eof(builder, base + input.len());
                 return Stopped::End;
             }
             Step::NeedMore => return Stopped::NeedMore(input.len() - core.pos),
         }
+        // The token's own start: bytes before it that formed no token
+        // (`</>`) are not part of it, whatever the chunking.
+        builder.place_errors(errors, base + core.token_start());
         if after_token(builder, core) {
             return Stopped::MetaEncoding;
         }
     }
 }
 
-/// Hands one token, which starts at `offset` in the whole input, to the
-/// tree builder; `input` is the buffer the token's input spans are in,
-/// whose first byte is at `base` in the whole input.
+/// Hands one token to the tree builder; `input` is the buffer the token's
+/// input spans are in, whose first byte is at `base` in the whole input.
+/// (The caller places the token's errors: [`TreeBuilder::place_errors`].)
 #[inline]
 pub(crate) fn process_token<S: TreeSink>(
     builder: &mut TreeBuilder<S>,
     token: Token<'_>,
-    offset: usize,
     input: &str,
     base: usize,
 ) {
-    // The token's own start: bytes before it that formed no token (`</>`)
-    // are not part of it, whatever the chunking.
-    builder.token_offset = offset;
     builder.control.switch_to = None;
     // What tokens refer to while the tree builder has them.
     let source;
@@ -364,9 +364,10 @@ pub(crate) fn process_token<S: TreeSink>(
 
 /// Hands the end of the input (at `offset`) to the tree builder.
 pub(crate) fn process_eof<S: TreeSink>(builder: &mut TreeBuilder<S>, offset: usize) {
-    builder.token_offset = offset;
+    let errors = builder.error_count();
     builder.control.switch_to = None;
     builder.process(Tok::Eof);
+    builder.place_errors(errors, offset);
 }
 
 /// Applies what the tree builder asked of the tokenizer after a token (a
