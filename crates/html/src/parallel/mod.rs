@@ -372,7 +372,6 @@ fn tokenize_chunk(
             };
             let last = block.entries.last_mut().expect("just pushed");
             last.after = core.pos;
-            last.start = core.token_start();
             last.scanned_mode = core.boundary_mode();
             if let Some((mode, tag)) = switch {
                 core.switch_text_mode(mode, tag);

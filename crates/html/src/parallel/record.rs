@@ -34,7 +34,7 @@ pub(crate) struct Entry {
     pub(crate) before: usize,
     /// Where it ended (the next boundary).
     pub(crate) after: usize,
-    /// Where its token starts (after bytes that formed no token).
+    /// Where its errors are placed (a parallel parse reports none).
     pub(crate) start: usize,
     /// The state the step began in.
     pub(crate) state: Boundary,
@@ -110,8 +110,9 @@ impl Block {
 
     /// Records a step of a worker's tokenizer over `input`: `token` (whose
     /// scratch texts are copied), from a step that ran from `before` to
-    /// `after` in `state`, leaving `scanned_mode`. (The token's start is
-    /// filled in once the token is no longer borrowed.)
+    /// `after` in `state`, leaving `scanned_mode`. (Its errors, were they
+    /// reported, would be placed at `before`: a parallel parse does not
+    /// report errors.)
     pub(crate) fn push(
         &mut self,
         input: &str,

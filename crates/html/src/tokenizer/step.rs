@@ -82,7 +82,7 @@ pub(crate) struct Core {
     /// Position in the buffer.
     pub(crate) pos: usize,
     /// Where the last token starts in the buffer (after any bytes that
-    /// formed no token, such as `</>`).
+    /// formed no token, such as `</>`), while errors are reported.
     token_start: usize,
     /// Text of the current token that is not a span of the input
     /// (decoded, lower-cased or normalized), which its [`Acc`]s point into.
@@ -160,16 +160,18 @@ impl Core {
     }
 
     /// Where the last token [`Core::step`] produced starts in the buffer
-    /// (after any bytes that formed no token, such as `</>`).
+    /// (after any bytes that formed no token, such as `</>`). Kept only
+    /// while errors are reported (the only use: placing them), where every
+    /// step takes the general path that records it; the fast paths skip the
+    /// store.
     pub(crate) fn token_start(&self) -> usize {
         self.token_start
     }
 
     /// Produces the next token from `input` (the buffer; `self.pos` is the
     /// current position in it).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
-        self.token_start = self.pos;
         let built = match self.fast_scan(input, at_eof) {
             Some(built) => built,
             None => match self.scan_states(input, at_eof) {
@@ -282,7 +284,7 @@ impl Core {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
         let scratch = self.scratch.as_str();
         let get = |a: Acc| a.get(input, scratch);
