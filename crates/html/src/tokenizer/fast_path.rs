@@ -38,7 +38,7 @@ impl Core {
     /// everything as it was (but the scratch space and attribute list,
     /// which every step starts by clearing) for [`Core::scan_states`].
     /// Only when errors are not reported.
-    #[inline]
+    #[inline(always)]
     pub(super) fn fast_scan(&mut self, input: &str, at_eof: bool) -> Option<Built> {
         if self.mode != TextMode::Data || self.report {
             return None;

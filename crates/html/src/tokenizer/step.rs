@@ -284,7 +284,7 @@ impl Core {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
         let scratch = self.scratch.as_str();
         let get = |a: Acc| a.get(input, scratch);
