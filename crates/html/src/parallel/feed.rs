@@ -197,7 +197,7 @@ pub(crate) fn drive_speculative<S: TreeSink>(
         // Tokenizing itself: workers behind this point can stop.
         feed.progress.store(pos, Ordering::Relaxed);
         let errors = builder.error_count();
-        match core.step(input, true) {
+        match core.step_driven(input, true) {
             Step::Token(token) => {
                 process_token(builder, token, input, 0);
                 builder.place_errors(errors, core.token_start());

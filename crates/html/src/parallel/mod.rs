@@ -362,7 +362,7 @@ fn tokenize_chunk(
         while core.pos < to {
             let before = core.pos;
             let state = core.boundary();
-            let switch = match core.step(input, true) {
+            let switch = match core.step_driven(input, true) {
                 Step::Token(token) => {
                     let switch = simulate(&mut sim, &token);
                     block.push(input, token, (before, before), state, TextMode::Data);

@@ -168,6 +168,23 @@ impl Core {
         self.token_start
     }
 
+    /// [`Core::step`] for a tokenizer a tree builder drives (`driven`):
+    /// the text modes are the driver's to switch, so there is nothing to do
+    /// after the scan. Always inlined into the drivers' loops (the tree
+    /// builder's, the parallel parser's), which run once per token.
+    #[inline(always)]
+    pub(crate) fn step_driven<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
+        debug_assert!(self.driven);
+        let built = match self.fast_scan(input, at_eof) {
+            Some(built) => built,
+            None => match self.scan_states(input, at_eof) {
+                Ok(built) => built,
+                Err(step) => return step,
+            },
+        };
+        Step::Token(self.view(built, input))
+    }
+
     /// Produces the next token from `input` (the buffer; `self.pos` is the
     /// current position in it).
     #[inline]

@@ -306,7 +306,7 @@ pub(super) fn drive<S: TreeSink>(
     loop {
         let base = core.base;
         let errors = builder.error_count();
-        match core.step(input, at_eof) {
+        match core.step_driven(input, at_eof) {
             Step::Token(token) => process_token(builder, token, input, base),
             Step::End => {
                 process_eof(builder, base + input.len());
