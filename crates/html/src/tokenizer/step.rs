@@ -187,7 +187,7 @@ impl Core {
 
     /// Produces the next token from `input` (the buffer; `self.pos` is the
     /// current position in it).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
         let built = match self.fast_scan(input, at_eof) {
             Some(built) => built,
