@@ -12,6 +12,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::io::{self, Write};
+use std::ops::Range;
 
 use spinneret_canon::KeyHash;
 use spinneret_extract::Link;
@@ -20,6 +22,102 @@ use crate::args::Format;
 
 /// The TSV header line (without line break).
 pub const TSV_HEADER: &str = "source\ttarget\terror\traw\ttag\tattr\tkind\trel\ttext\trecord";
+
+/// Where a row is rendered: a `String` (the lines of a page, kept until
+/// they are written), or a writer's buffer that passes a row too long to
+/// hold on to the output as it is rendered (`pipeline`'s spilling line).
+pub trait RowText {
+    /// Appends `s`.
+    fn push_str(&mut self, s: &str);
+    /// Appends `c`.
+    fn push(&mut self, c: char);
+    /// Room for `additional` more bytes is likely to be needed.
+    fn reserve(&mut self, additional: usize);
+    /// The bytes rendered so far.
+    fn rendered(&self) -> usize;
+    /// Appends the bytes `range` of what was rendered (made by `render`)
+    /// again: copied when they are still held, else rendered again.
+    fn push_again(&mut self, range: Range<usize>, render: impl FnOnce(&mut Self));
+}
+
+impl RowText for String {
+    #[inline(always)]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, c: char) {
+        String::push(self, c);
+    }
+
+    #[inline(always)]
+    fn reserve(&mut self, additional: usize) {
+        String::reserve(self, additional);
+    }
+
+    #[inline(always)]
+    fn rendered(&self) -> usize {
+        String::len(self)
+    }
+
+    #[inline(always)]
+    fn push_again(&mut self, range: Range<usize>, _: impl FnOnce(&mut Self)) {
+        self.extend_from_within(range);
+    }
+}
+
+/// A line rendered straight into a writer (a buffered one: small pieces
+/// are cheap), for a row too long to hold whole. Nothing of it is kept, so
+/// a piece to repeat is rendered again. The first write error is kept and
+/// every later piece dropped.
+pub struct Spill<'a> {
+    w: &'a mut dyn Write,
+    /// Bytes passed to the writer.
+    written: usize,
+    error: Option<io::Error>,
+}
+
+impl<'a> Spill<'a> {
+    /// A line rendered into `w`.
+    pub fn new(w: &'a mut dyn Write) -> Spill<'a> {
+        Spill {
+            w,
+            written: 0,
+            error: None,
+        }
+    }
+
+    /// The first write error, if any.
+    pub fn finish(self) -> io::Result<()> {
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
+impl RowText for Spill<'_> {
+    fn push_str(&mut self, s: &str) {
+        if self.error.is_none() {
+            match self.w.write_all(s.as_bytes()) {
+                Ok(()) => self.written += s.len(),
+                Err(e) => self.error = Some(e),
+            }
+        }
+    }
+
+    fn push(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+
+    fn reserve(&mut self, _: usize) {}
+
+    fn rendered(&self) -> usize {
+        self.written
+    }
+
+    fn push_again(&mut self, _: Range<usize>, render: impl FnOnce(&mut Self)) {
+        render(self);
+    }
+}
 
 /// The fields every link of a page shares (`source` and `record`), as
 /// JSON strings: escaped once per page, not once per link.
@@ -69,6 +167,7 @@ pub struct LinkRow<'a> {
 
 impl<'a> LinkRow<'a> {
     /// The row of `link` found on page `source` in record `record`.
+    #[inline(always)]
     pub fn new(link: &'a Link<'_>, source: &'a str, record: &'a str) -> Self {
         let tag = if link.element.is_empty() {
             None
@@ -93,7 +192,7 @@ impl<'a> LinkRow<'a> {
 
     /// Appends the row and a line feed to `out`. `page`, when given, has
     /// the row's `source` and `record` already escaped for JSON.
-    pub fn write(&self, format: Format, page: Option<&PageJson>, out: &mut String) {
+    pub fn write(&self, format: Format, page: Option<&PageJson>, out: &mut impl RowText) {
         match format {
             Format::Jsonl => {
                 // Written by hand, field by field (serde_json's output, byte
@@ -120,12 +219,12 @@ impl<'a> LinkRow<'a> {
                     None => json_string(self.source, out),
                 }
                 out.push_str(",\"target\":");
-                let target_json = out.len();
+                let target_json = out.rendered();
                 match self.target {
                     Some(t) => json_string(t, out),
                     None => out.push_str("null"),
                 }
-                let target_json = target_json..out.len();
+                let target_json = target_json..out.rendered();
                 // The error, attribute and kind names are constants with
                 // nothing to escape.
                 match self.error {
@@ -136,7 +235,7 @@ impl<'a> LinkRow<'a> {
                 if self.target == Some(self.raw) {
                     // An absolute link already in its serialized form (half
                     // the links): the same JSON string again.
-                    out.extend_from_within(target_json);
+                    out.push_again(target_json, |out| json_string(self.raw, out));
                 } else {
                     json_string(self.raw, out);
                 }
@@ -189,7 +288,12 @@ impl<'a> LinkRow<'a> {
 /// Appends `piece` and `v` as a JSON string, or `null_piece` when there is
 /// no `v`.
 #[inline(always)]
-fn json_field(out: &mut String, piece: &'static str, null_piece: &'static str, v: Option<&str>) {
+fn json_field(
+    out: &mut impl RowText,
+    piece: &'static str,
+    null_piece: &'static str,
+    v: Option<&str>,
+) {
     match v {
         Some(v) => {
             out.push_str(piece);
@@ -202,7 +306,7 @@ fn json_field(out: &mut String, piece: &'static str, null_piece: &'static str, v
 /// Appends `open` (which ends in a quote), `v` and a quote: `v` is a name
 /// of this program's with nothing to escape.
 #[inline(always)]
-fn push_quoted(out: &mut String, open: &'static str, v: &str) {
+fn push_quoted(out: &mut impl RowText, open: &'static str, v: &str) {
     debug_assert!(is_clean(v.as_bytes()), "{v:?}");
     out.push_str(open);
     out.push_str(v);
@@ -211,7 +315,7 @@ fn push_quoted(out: &mut String, open: &'static str, v: &str) {
 
 /// Appends `s` as a JSON string, escaped as serde_json does (`\"`, `\\`,
 /// `\b \f \n \r \t`, other controls as `\u00xx`; everything else as is).
-pub fn json_string(s: &str, out: &mut String) {
+pub fn json_string(s: &str, out: &mut (impl RowText + ?Sized)) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push('"');
@@ -253,7 +357,7 @@ pub fn json_string(s: &str, out: &mut String) {
 /// Whether no byte of `b` needs an escape. From 16 bytes on, 16 bytes per
 /// step ([`block_is_clean`]), the tail as the last (overlapping) block;
 /// from 8, two overlapping words; below that, byte by byte.
-#[inline]
+#[inline(always)]
 fn is_clean(b: &[u8]) -> bool {
     let n = b.len();
     if n < 8 {
@@ -306,16 +410,20 @@ fn needs_escape(x: u64) -> bool {
 }
 
 /// Appends `s` with `\\`, tab, CR and LF escaped.
-pub fn tsv_escape(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
+pub fn tsv_escape(s: &str, out: &mut (impl RowText + ?Sized)) {
+    // Runs without an escape are appended whole.
+    let mut rest = s;
+    while let Some(i) = rest.find(['\\', '\t', '\n', '\r']) {
+        out.push_str(&rest[..i]);
+        out.push_str(match rest.as_bytes()[i] {
+            b'\\' => "\\\\",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            _ => "\\r",
+        });
+        rest = &rest[i + 1..];
     }
+    out.push_str(rest);
 }
 
 /// The keys already printed (`--unique`): 128-bit hashes, 16 bytes per
@@ -420,6 +528,29 @@ mod tests {
         );
         assert_eq!(per_link.lines().count(), 2);
         assert_eq!(per_link, per_page);
+    }
+
+    /// A row rendered into a writer piece by piece (`Spill`) is the row
+    /// rendered into a string, in both formats, also when the absolute
+    /// link's `raw` repeats its target.
+    #[test]
+    fn spilled_rows_equal_held_rows() {
+        let page = Url::parse("https://example.com/d/p.html").unwrap();
+        let html = "<a href='x \\ \"y' rel=nofollow>T\tab</a>\
+                    <a href='https://example.com/abs'>A</a><a href='http://[x'>";
+        for format in [Format::Jsonl, Format::Tsv] {
+            let (mut held, mut spilled) = (String::new(), Vec::new());
+            extract(html.as_bytes(), &page, &Headers::default(), |l| {
+                let row = LinkRow::new(&l, page.href(), "f.warc:7");
+                row.write(format, None, &mut held);
+                let mut spill = Spill::new(&mut spilled);
+                row.write(format, None, &mut spill);
+                assert_eq!(spill.rendered(), spill.written);
+                spill.finish().unwrap();
+            });
+            assert_eq!(held.lines().count(), 3);
+            assert_eq!(held.as_bytes(), spilled, "{format:?}");
+        }
     }
 
     #[test]

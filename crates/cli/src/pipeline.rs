@@ -16,7 +16,10 @@
 //! twice, on two threads, would hold the extractor's buffers twice). So a page with a
 //! million links costs the page and its compact pending links, not its
 //! whole output (nine times the page in JSON Lines); the output bytes and
-//! their order are the same either way.
+//! their order are the same either way. A link longer than
+//! [`SPILL_ROW`](crate::process::SPILL_ROW) is rendered by the writing
+//! thread straight into the output (`Spill`), so a 50 MB link costs the
+//! page and its resolved URL, not a 100 MB line too.
 //!
 //! Stops: a bad record is reported on the diagnostic stream (`file: offset
 //! N: what`) and counted; with `--strict` the run stops there
@@ -38,7 +41,7 @@ use spinneret_warc::Options;
 use crate::Error;
 use crate::args::{Format, LinksArgs};
 use crate::input::{self, Item, Source};
-use crate::output::{TSV_HEADER, Unique};
+use crate::output::{Spill, TSV_HEADER, Unique};
 use crate::process::{Class, LineOut, Lines, Outcome, Render, process, process_into};
 use crate::stats::Stats;
 use spinneret_canon::KeyHash;
@@ -139,6 +142,23 @@ impl LineOut for StreamOut<'_, '_> {
             }
         }
         self.line.clear();
+    }
+
+    fn spill(&mut self, key: Option<KeyHash>, render: &mut dyn FnMut(&mut Spill<'_>)) {
+        // Nothing more is written once the output is closed or failed.
+        let fresh = match (&mut self.unique, key) {
+            (Some(u), Some(k)) => u.first(k),
+            _ => true,
+        };
+        if fresh && matches!(self.state, Ok(true)) {
+            let mut spill = Spill::new(&mut *self.w);
+            render(&mut spill);
+            match spill.finish() {
+                Ok(()) => self.written += 1,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => self.state = Ok(false),
+                Err(e) => self.state = Err(Error::Output(e)),
+            }
+        }
     }
 }
 

@@ -19,13 +19,13 @@
 use spinneret_canon::{Canonicalizer, KeyForm, KeyHash, Profile};
 use std::cell::RefCell;
 
-use spinneret_extract::{Extractor, Headers, KindCounts};
+use spinneret_extract::{Extractor, Headers, KindCounts, Link};
 use spinneret_url::Url;
 use spinneret_warc::{Record, RecordType};
 
 use crate::args::Format;
 use crate::input::Item;
-use crate::output::{LinkRow, PageJson};
+use crate::output::{LinkRow, PageJson, Spill};
 
 /// Where [`process`] puts the rendered lines of an item: [`Lines`] keeps
 /// them for the writer, a streaming writer writes each at once.
@@ -41,7 +41,17 @@ pub trait LineOut {
     fn page(&mut self, payload: usize) {
         let _ = payload;
     }
+    /// A line too long to hold whole ([`SPILL_ROW`]): a writer renders it
+    /// with `render`, passing it on to the output as it is made (`key` is
+    /// its `--unique` key); an out that keeps its lines drops them and
+    /// marks the item for the writer.
+    fn spill(&mut self, key: Option<KeyHash>, render: &mut dyn FnMut(&mut Spill<'_>));
 }
+
+/// A link whose `raw` and `target` together pass this many bytes is
+/// rendered through [`LineOut::spill`]: a writer does not hold its whole
+/// line (a 50 MB link is a 100 MB line).
+pub const SPILL_ROW: usize = 1 << 20;
 
 /// The least render budget of an item (see [`Lines::over_budget`]).
 pub const MIN_RENDER_BUDGET: usize = 1 << 20;
@@ -103,6 +113,15 @@ impl Lines {
     }
 }
 
+impl Lines {
+    /// Drops the lines: the item is rendered again by the writer.
+    fn drop_lines(&mut self) {
+        self.over_budget = true;
+        self.text = String::new();
+        self.ends = Vec::new();
+    }
+}
+
 impl LineOut for Lines {
     fn page(&mut self, payload: usize) {
         // The rendered lines are about as long as the page (JSON Lines:
@@ -121,15 +140,18 @@ impl LineOut for Lines {
 
     fn end_line(&mut self, key: Option<KeyHash>) {
         if self.text.len() > self.budget {
-            self.over_budget = true;
-            self.text = String::new();
-            self.ends = Vec::new();
+            self.drop_lines();
             return;
         }
         self.ends.push(LineEnd {
             key,
             end: self.text.len(),
         });
+    }
+
+    fn spill(&mut self, _: Option<KeyHash>, _: &mut dyn FnMut(&mut Spill<'_>)) {
+        // The writer renders the item again, streaming.
+        self.drop_lines();
     }
 }
 
@@ -218,33 +240,22 @@ fn run_extract(
     out.page(body.len());
     let mut extractor = EXTRACTOR.with_borrow_mut(std::mem::take);
     let s = extractor.extract(body, page, headers, |l| {
+        let mut canonical = None;
+        let target_len = l.target.as_ref().map_or(0, |u| u.href().len());
+        if l.raw.len() + target_len > SPILL_ROW {
+            // A line too long to hold whole (canonicalization does not
+            // make a URL much shorter).
+            let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
+            let page_json = &page_json;
+            out.spill(key, &mut |spill| {
+                row.write(render.format, Some(page_json), spill);
+            });
+            return;
+        }
         let Some(text) = out.buffer() else {
             return;
         };
-        let mut row = LinkRow::new(&l, source, record);
-        // The canonical target, when a profile other than `whatwg` is on; a
-        // target a rule cannot canonicalize stays as WHATWG serialized it.
-        // Copied (out of the canonicalizer, which the key needs next) only
-        // when it differs from the serialization: no copy for most links,
-        // and not a second copy of a 50 MB URL.
-        let canonical: Option<String> = match (&mut canon, &l.target) {
-            (Some(c), Ok(url)) => c
-                .canonicalize_url(url)
-                .ok()
-                .filter(|t| *t != url.href())
-                .map(str::to_owned),
-            _ => None,
-        };
-        if canonical.is_some() {
-            row.target = canonical.as_deref();
-        }
-        let key = render.unique.then(|| match (&mut canon, row.target) {
-            (Some(c), Some(t)) if c.profile().key != KeyForm::Url => {
-                c.key_hash(t).unwrap_or_else(|_| KeyHash::of(t))
-            }
-            (_, Some(t)) => KeyHash::of(t),
-            (_, None) => row.raw_key(),
-        });
+        let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
         row.write(render.format, Some(&page_json), text);
         out.end_line(key);
     });
@@ -265,6 +276,44 @@ fn run_extract(
         ),
         restarted: s.restarted,
     }
+}
+
+/// The row of link `l`, with its target canonicalized when a profile
+/// other than `whatwg` is on (into `canonical`, when that changes it), and
+/// its `--unique` key when `--unique` is on.
+#[inline(always)]
+fn link_row<'a>(
+    l: &'a Link<'_>,
+    source: &'a str,
+    record: &'a str,
+    canon: &mut Option<Canonicalizer>,
+    render: Render<'_>,
+    canonical: &'a mut Option<String>,
+) -> (LinkRow<'a>, Option<KeyHash>) {
+    let mut row = LinkRow::new(l, source, record);
+    // A target a rule cannot canonicalize stays as WHATWG serialized it.
+    // Copied (out of the canonicalizer, which the key needs next) only when
+    // it differs from the serialization: no copy for most links, and not a
+    // second copy of a 50 MB URL.
+    *canonical = match (&mut *canon, &l.target) {
+        (Some(c), Ok(url)) => c
+            .canonicalize_url(url)
+            .ok()
+            .filter(|t| *t != url.href())
+            .map(str::to_owned),
+        _ => None,
+    };
+    if canonical.is_some() {
+        row.target = canonical.as_deref();
+    }
+    let key = render.unique.then(|| match (canon, row.target) {
+        (Some(c), Some(t)) if c.profile().key != KeyForm::Url => {
+            c.key_hash(t).unwrap_or_else(|_| KeyHash::of(t))
+        }
+        (_, Some(t)) => KeyHash::of(t),
+        (_, None) => row.raw_key(),
+    });
+    (row, key)
 }
 
 /// The HTTP headers `extract` uses, from a record.

@@ -78,3 +78,51 @@ fn page_over_stream_payload_is_streamed_in_order() {
     );
     std::fs::remove_file(path).ok();
 }
+
+/// Links longer than a line is held whole (1 MiB of `raw` and `target`)
+/// are written as they are rendered (`Spill`): their lines must be what
+/// any other line would be — JSON a parser reads back, TSV escaped, the
+/// repeated `raw` of an absolute link rendered again, `--unique` applied.
+#[test]
+fn links_longer_than_a_held_line_are_written_whole() {
+    let long = "a".repeat(3 << 20);
+    let relative = format!("/{long}\"q\\{long}");
+    let absolute = format!("https://example.com/{long}");
+    let html = format!(
+        "<a href='{relative}'>one</a><a href='{absolute}'>two</a>\
+         <a href='{relative}'>three</a><a href=/small>four</a>"
+    );
+    let path = std::env::temp_dir().join(format!("spinneret-long-{}.html", std::process::id()));
+    std::fs::write(&path, &html).expect("write the page");
+    let target = format!("https://example.com/{long}%22q/{long}");
+    let fields = |out: &str| -> Vec<(String, String, String)> {
+        out.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+                let s = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
+                (s("raw"), s("target"), s("text"))
+            })
+            .collect()
+    };
+    let all = fields(&links(&path, &[]));
+    let row = |raw: &str, target: &str, text: &str| (raw.into(), target.into(), text.into());
+    assert_eq!(
+        all,
+        [
+            row(&relative, &target, "one"),
+            row(&absolute, &absolute, "two"),
+            row(&relative, &target, "three"),
+            row("/small", "https://example.com/small", "four"),
+        ]
+    );
+    let unique = fields(&links(&path, &["--unique"]));
+    assert_eq!(unique.len(), 3);
+    assert_eq!(unique[2].2, "four");
+    let tsv = links(&path, &["--format", "tsv"]);
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines.len(), 5);
+    let escaped = relative.replace('\\', "\\\\");
+    assert_eq!(lines[1].split('\t').nth(3), Some(escaped.as_str()));
+    assert_eq!(lines[2].split('\t').nth(1), Some(absolute.as_str()));
+    std::fs::remove_file(path).ok();
+}

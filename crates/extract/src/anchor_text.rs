@@ -6,7 +6,13 @@
 //! last anchor text (an `<a>` closes the one before), so each text is the
 //! range from where it began to where the next began; runs of ASCII
 //! whitespace become one space between words (none before the first or
-//! after the last); a text stops at [`ANCHOR_TEXT_MAX`] characters.
+//! after the last); a text stops at [`ANCHOR_TEXT_MAX`] characters; the
+//! texts stop growing at 4 GiB in all (only a page over 4 GiB reaches it).
+
+use crate::chunked::Chunked;
+
+/// The most bytes of anchor text a page keeps, in all.
+const ALL_MAX: usize = u32::MAX as usize;
 
 /// The cap on [`Link::text`](crate::Link::text), in characters.
 pub const ANCHOR_TEXT_MAX: usize = 256;
@@ -18,8 +24,9 @@ pub const ANCHOR_TEXT_MAX: usize = 256;
 #[derive(Default)]
 pub(crate) struct AnchorTexts {
     pub(crate) all: String,
-    /// Where each text starts in `all`.
-    pub(crate) starts: Vec<usize>,
+    /// Where each text starts in `all` (one per `<a href>`: a page of a
+    /// million links has a million, so they are 32-bit and in chunks).
+    pub(crate) starts: Chunked<u32>,
     /// The last text's length in characters.
     chars: usize,
     /// Whether the last text has had whitespace after its last word.
@@ -35,7 +42,8 @@ impl AnchorTexts {
 
     /// Starts a new (empty) text; returns its index.
     pub(crate) fn begin(&mut self) -> usize {
-        self.starts.push(self.all.len());
+        // `push` keeps `all` within ALL_MAX.
+        self.starts.push(self.all.len() as u32);
         self.chars = 0;
         self.space = false;
         self.starts.len() - 1
@@ -43,8 +51,8 @@ impl AnchorTexts {
 
     /// Text `i`.
     pub(crate) fn get(&self, i: usize) -> &str {
-        let start = self.starts.get(i).copied().unwrap_or(self.all.len());
-        let end = self.starts.get(i + 1).copied().unwrap_or(self.all.len());
+        let at = |i| self.starts.get(i).map_or(self.all.len(), |s| s as usize);
+        let (start, end) = (at(i), at(i + 1));
         self.all.get(start..end).unwrap_or_default()
     }
 
@@ -54,9 +62,14 @@ impl AnchorTexts {
     /// character by character, anchor texts cost 1.4 % more of the
     /// pipeline's instructions.
     pub(crate) fn push(&mut self, t: &str) {
-        let Some(&start) = self.starts.last() else {
+        let Some(start) = self.starts.last() else {
             return;
         };
+        let start = start as usize;
+        // A text adds at most ANCHOR_TEXT_MAX characters and a space.
+        if self.all.len() > ALL_MAX - (4 * ANCHOR_TEXT_MAX + 1) {
+            return;
+        }
         // `u8::is_ascii_whitespace` is exactly the HTML standard's ASCII
         // whitespace (tab, LF, FF, CR, space).
         let mut rest = t;

@@ -84,16 +84,21 @@ impl Extractor {
         }
         let mut det = sniffer.determine(page);
         let initial_encoding = det;
-        let text = decode_with(page, det.encoding).0;
+        // The decoded text of the last pass: the pending links name ranges
+        // of it, so it lives until they are delivered.
+        let mut text = decode_with(page, det.encoding).0;
         let first = scan(page_of(page, &text), &mut det, true, &mut self.buffers);
         let encoding_change = first.change;
         let restarted = first.restart;
         let doc = if restarted {
-            let text = decode_with(page, det.encoding).0;
+            // The first decoding goes before the second is made.
+            drop(std::mem::take(&mut text));
+            text = decode_with(page, det.encoding).0;
             scan(page_of(page, &text), &mut det, false, &mut self.buffers)
         } else {
             first
         };
+        let text: &str = &text;
 
         let encoder = DocumentQueryEncoder::new(det.encoding);
         let mut summary = Summary {
@@ -111,7 +116,7 @@ impl Extractor {
         let Buffers { links, texts, .. } = &self.buffers;
         // The frozen base URL: the first base element with an href, parsed
         // against the fallback base URL (the page URL); failure → fallback.
-        if let Some(href) = doc.base_href.map(|k| links.kept(k)) {
+        if let Some(href) = doc.base_href.map(|k| links.kept(text, k)) {
             match parse_url(href, url, Some(&encoder)) {
                 Ok(b) => summary.base = b,
                 Err(e) => summary.base_error = Some((href.to_string(), e)),
@@ -139,15 +144,15 @@ impl Extractor {
             }
         }
         let base = summary.base.clone();
-        let kept = |k| links.kept(k);
-        for p in &links.links {
-            let raw = links.kept(p.raw);
+        let kept = |k| links.kept(text, k);
+        for p in links.links.iter() {
+            let raw = links.kept(text, p.raw);
             let target = parse_url(raw, &base, Some(&encoder));
             let q = links.qualifiers(p);
             let rel = q.rel.map(kept);
             let nofollow = rel.is_some_and(has_nofollow);
             let link = Link {
-                element: links.get(p.element),
+                element: links.element(text, p),
                 attribute: p.attribute.map_or(rules::STYLE_TEXT, Attr::name),
                 svg: p.svg,
                 kind: p.kind,
@@ -161,8 +166,8 @@ impl Extractor {
             };
             deliver(link, &mut summary);
         }
-        self.buffers.links.clear();
         self.buffers.release_outsized();
+        self.buffers.links.clear_for("");
         summary
     }
 }

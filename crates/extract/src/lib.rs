@@ -75,6 +75,7 @@
 #![warn(missing_docs)]
 
 mod anchor_text;
+mod chunked;
 pub mod css;
 mod extractor;
 pub mod header;

@@ -57,7 +57,7 @@ impl Buffers {
             self.texts.all = String::new();
         }
         if self.texts.starts.capacity() > KEEP_LINKS {
-            self.texts.starts = Vec::new();
+            self.texts.starts.release();
         }
         if self.tag.copies.capacity() > KEEP_TEXT_BYTES {
             self.tag.copies = String::new();
@@ -116,7 +116,7 @@ pub(crate) fn scan(
     may_change: bool,
     buffers: &mut Buffers,
 ) -> Pass {
-    buffers.links.clear();
+    buffers.links.clear_for(page.text);
     buffers.texts.clear();
     buffers.style_text.clear();
     let mut sink = PageScan {

@@ -32,7 +32,8 @@ fn extractor_reuses_its_buffers_and_gives_what_extract_gives() {
         (b.links.links.capacity(), b.texts.all.capacity(), link_texts)
     };
     let (links, texts, link_texts) = capacities(&x);
-    assert!(links >= 250 && texts >= 300 && link_texts >= 250, "{x:?}");
+    // Every link's text is a part of the page: nothing is copied.
+    assert!(links >= 250 && texts >= 300 && link_texts == 0, "{x:?}");
     // A second page: the same links, no new allocation.
     assert_eq!(collect(&mut x, html.as_bytes()), once);
     assert_eq!(capacities(&x), (links, texts, link_texts));
@@ -337,4 +338,64 @@ fn total_on_odd_input() {
     ] {
         let _ = run(html, "https://e.com/", &Headers::default());
     }
+}
+
+/// Texts the links name in the page (lent by the tokenizer) and texts kept
+/// as copies (values with character references, `<style>` CSS, names the
+/// tokenizer lowercased), interleaved on one page, in UTF-8 and in a
+/// legacy encoding (decoded into a text of its own): each link reads back
+/// its own texts.
+#[test]
+fn texts_named_in_the_page_and_copied_ones_interleave() {
+    let html = "<A HREF='/a&amp;b' REL=NoFollow HREFLANG=de>one</A>\
+                <My-El STYLE='background:url(/b&#103;)'>\
+                <a href=/plain rel=x>two</a>\
+                <style>p{background:url(/css)}</style>\
+                <base href=/b&#97;se/><img src=/i srcset='/s1 1x, /s&#50; 2x'>";
+    let check = |got: &[Got], s: &Summary| {
+        let rows: Vec<String> = got
+            .iter()
+            .map(|g| format!("{} {} {} {:?}", g.element, g.attribute, g.raw, g.text))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "a href /a&b Some(\"one\")",
+                "my-el style /bg None",
+                "a href /plain Some(\"two\")",
+                "style #text /css None",
+                "img src /i None",
+                "img srcset /s1 None",
+                "img srcset /s2 None",
+            ]
+        );
+        assert_eq!(s.base.href(), "https://e.com/base/");
+        assert_eq!(got[0].href.as_deref(), Ok("https://e.com/a&b"));
+    };
+    let (got, s) = run(html.as_bytes(), "https://e.com/", &Headers::default());
+    check(&got, &s);
+    let page = Url::parse("https://e.com/").unwrap();
+    let mut x = Extractor::new();
+    let mut rels = Vec::new();
+    x.extract(html.as_bytes(), &page, &Headers::default(), |l| {
+        rels.push((l.rel.map(str::to_owned), l.hreflang.map(str::to_owned)));
+    });
+    assert_eq!(rels[0], (Some("NoFollow".into()), Some("de".into())));
+    assert_eq!(rels[2], (Some("x".into()), None));
+    // The same page in windows-1252 with one non-ASCII byte: the decoded
+    // text is the decoder's own string, not the page's bytes.
+    let mut legacy = html.replace("two", "tw\u{e9}").into_bytes();
+    let at = legacy
+        .windows(2)
+        .position(|w| w == "\u{e9}".as_bytes())
+        .unwrap();
+    legacy.splice(at..at + 2, [0xE9]);
+    let ct: &[u8] = b"text/html; charset=windows-1252";
+    let headers = Headers {
+        content_type: vec![ct],
+        ..Headers::default()
+    };
+    let (got, _) = run(&legacy, "https://e.com/", &headers);
+    assert_eq!(got[2].text.as_deref(), Some("tw\u{e9}"));
+    assert_eq!(got[6].raw, "/s2");
 }
