@@ -1,0 +1,35 @@
+"""spinneret: raw web-crawl bytes to what a browser sees.
+
+The WHATWG URL Standard (``URL``, ``join_url``), crawler canonicalization
+and SURT keys (``canonicalize``, ``surt``, ``registrable_domain``), the HTML
+Standard's encoding sniffing (``detect_encoding``, ``decode``) and every
+outlink of a page (``links``), implemented in Rust.
+"""
+
+from spinneret._spinneret import (
+    URL,
+    Link,
+    canonicalize,
+    decode,
+    detect_encoding,
+    join_url,
+    links,
+    profiles,
+    registrable_domain,
+    rules,
+    surt,
+)
+
+__all__ = [
+    "URL",
+    "Link",
+    "canonicalize",
+    "decode",
+    "detect_encoding",
+    "join_url",
+    "links",
+    "profiles",
+    "registrable_domain",
+    "rules",
+    "surt",
+]

@@ -1,0 +1,72 @@
+//! spinneret for Python: the extension module `spinneret._spinneret`,
+//! re-exported by the pure-Python package `spinneret`
+//! (`python/spinneret/__init__.py`, with type stubs).
+//!
+//! One module per concern, each a thin layer over a library crate:
+//! [`url`] (the WHATWG `URL`, `join_url`), [`canon`] (`canonicalize`,
+//! `surt`, `registrable_domain`), [`encoding`] (`detect_encoding`,
+//! `decode`) and [`links`] (`links`, `Link`).
+//!
+//! Invariants: nothing a caller passes makes Rust panic into the
+//! interpreter — bad values raise `ValueError`, wrong types `TypeError`
+//! (PyO3's argument extraction); work that grows with the input (decoding,
+//! extraction) runs with the GIL released, so Python threads scale.
+
+#![forbid(unsafe_code)]
+
+use pyo3::prelude::*;
+
+pub mod canon;
+pub mod encoding;
+pub mod links;
+pub mod url;
+
+/// The extension module: every class and function of the package.
+#[pymodule]
+fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<url::PyUrl>()?;
+    m.add_function(wrap_pyfunction!(url::join_url, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::surt, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::registrable_domain, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::profiles, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::rules, m)?)?;
+    m.add_function(wrap_pyfunction!(encoding::detect_encoding, m)?)?;
+    m.add_function(wrap_pyfunction!(encoding::decode, m)?)?;
+    m.add_class::<links::PyLink>()?;
+    m.add_function(wrap_pyfunction!(links::links, m)?)?;
+    Ok(())
+}
+
+/// `s` as a Python string literal, for a `repr`: in single quotes, with the
+/// quote, the backslash and control characters escaped.
+pub(crate) fn py_repr(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::py_repr;
+
+    /// The literal reads back as the string in Python: the characters
+    /// that need escapes are escaped.
+    #[test]
+    fn repr_escapes_as_python_does() {
+        assert_eq!(py_repr("https://e.com/"), "'https://e.com/'");
+        assert_eq!(py_repr("a'b\\c\n\u{7f}é"), "'a\\'b\\\\c\\n\\x7fé'");
+    }
+}

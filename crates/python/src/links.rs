@@ -1,0 +1,158 @@
+//! `spinneret.links`: every outlink of a page, with the fields of
+//! `spinneret links`' JSON rows (crates/extract).
+//!
+//! Invariants: a `Link`'s fields are what the CLI writes for the same page
+//! and URL (`source`, `target`, `error`, `raw`, `tag`, `attr`, `kind`,
+//! `rel`, `text`, `record`; the tests compare them on corpus pages);
+//! extraction runs with the GIL released, and the Python objects are made
+//! after it.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use spinneret_extract::{Extractor, Headers};
+use spinneret_url::Url;
+
+use crate::canon::with_canonicalizer;
+
+/// One link of a page: the fields of a `spinneret links` JSON row.
+#[pyclass(
+    name = "Link",
+    module = "spinneret",
+    frozen,
+    eq,
+    hash,
+    skip_from_py_object
+)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PyLink {
+    /// The page's URL.
+    #[pyo3(get)]
+    pub source: String,
+    /// The resolved (and, with a profile, canonicalized) URL; `None` when
+    /// the link does not resolve.
+    #[pyo3(get)]
+    pub target: Option<String>,
+    /// Why the link does not resolve (the URL Standard's failure name).
+    #[pyo3(get)]
+    pub error: Option<&'static str>,
+    /// The link as written in the page (character references resolved,
+    /// ASCII whitespace stripped).
+    #[pyo3(get)]
+    pub raw: String,
+    /// The element (`svg:`-prefixed in SVG); `None` for header links.
+    #[pyo3(get)]
+    pub tag: Option<String>,
+    /// The attribute (`#text` for a `<style>` element's CSS).
+    #[pyo3(get)]
+    pub attr: &'static str,
+    /// What the link is for (`a`, `img`, `stylesheet`, …: the CLI's kinds).
+    #[pyo3(get)]
+    pub kind: &'static str,
+    /// The element's `rel`.
+    #[pyo3(get)]
+    pub rel: Option<String>,
+    /// The anchor text of an `<a>` link.
+    #[pyo3(get)]
+    pub text: Option<String>,
+    /// Where the page came from (`FILE:OFFSET` of a WARC record); `None`
+    /// for a page given as bytes.
+    #[pyo3(get)]
+    pub record: Option<String>,
+}
+
+#[pymethods]
+impl PyLink {
+    fn __repr__(&self) -> String {
+        let opt = |v: &Option<String>| v.as_deref().map_or("None".into(), crate::py_repr);
+        format!(
+            "Link(target={}, raw={}, tag={}, attr={}, kind={})",
+            opt(&self.target),
+            crate::py_repr(&self.raw),
+            opt(&self.tag),
+            crate::py_repr(self.attr),
+            crate::py_repr(self.kind)
+        )
+    }
+
+    /// The fields as a dict (the CLI's JSON row).
+    fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("source", &self.source)?;
+        d.set_item("target", &self.target)?;
+        d.set_item("error", self.error)?;
+        d.set_item("raw", &self.raw)?;
+        d.set_item("tag", &self.tag)?;
+        d.set_item("attr", self.attr)?;
+        d.set_item("kind", self.kind)?;
+        d.set_item("rel", &self.rel)?;
+        d.set_item("text", &self.text)?;
+        d.set_item("record", &self.record)?;
+        Ok(d)
+    }
+}
+
+/// Every link of the page `html` (the response body, bytes) fetched from
+/// `url`: each link attribute, `srcset`, `<meta refresh>`, CSS `url()`,
+/// resolved against the page's `<base>` with queries encoded in the page's
+/// encoding (determined from the bytes and `content_type`, the HTTP
+/// `Content-Type`). With `canon` (a profile name), targets are
+/// canonicalized as `spinneret links --profile canon` does.
+#[pyfunction]
+#[pyo3(signature = (html, url, content_type = None, canon = None))]
+pub fn links(
+    py: Python<'_>,
+    html: &[u8],
+    url: &str,
+    content_type: Option<&str>,
+    canon: Option<&str>,
+) -> PyResult<Vec<PyLink>> {
+    let page = Url::parse(url).map_err(|e| crate::url::parse_error(url, e))?;
+    if let Some(name) = canon {
+        // An unknown profile fails before the page is read.
+        crate::canon::profile(name, &[])?;
+    }
+    let source = page.href().to_owned();
+    py.detach(|| {
+        let headers = Headers {
+            content_type: content_type.map(str::as_bytes).into_iter().collect(),
+            ..Headers::default()
+        };
+        let mut out = Vec::new();
+        let mut extractor = Extractor::new();
+        let mut run = |canon: Option<&mut spinneret_canon::Canonicalizer>| {
+            let mut canon = canon;
+            extractor.extract(html, &page, &headers, |l| {
+                let target = match (&l.target, canon.as_deref_mut()) {
+                    (Ok(u), Some(c)) => Some(
+                        c.canonicalize_url(u)
+                            .map_or_else(|_| u.href().to_owned(), str::to_owned),
+                    ),
+                    (Ok(u), None) => Some(u.href().to_owned()),
+                    (Err(_), _) => None,
+                };
+                let tag = match (l.element, l.svg) {
+                    ("", _) => None,
+                    (e, true) => Some(format!("svg:{e}")),
+                    (e, false) => Some(e.to_owned()),
+                };
+                out.push(PyLink {
+                    source: source.clone(),
+                    target,
+                    error: l.target.as_ref().err().map(|e| e.kind().spec_name()),
+                    raw: l.raw.to_owned(),
+                    tag,
+                    attr: l.attribute,
+                    kind: l.kind.as_str(),
+                    rel: l.rel.map(str::to_owned),
+                    text: l.text.map(str::to_owned),
+                    record: None,
+                });
+            });
+        };
+        match canon {
+            Some(name) => with_canonicalizer(name, &[], |c| run(Some(c)))?,
+            None => run(None),
+        }
+        Ok::<_, PyErr>(out)
+    })
+}
