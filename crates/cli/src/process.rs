@@ -318,24 +318,12 @@ fn link_row<'a>(
 
 /// The HTTP headers `extract` uses, from a record.
 fn headers(record: &Record) -> Headers<'_> {
-    let mut h = Headers::default();
-    if let Some(http) = &record.http {
-        for (name, value) in &http.headers {
-            if name.eq_ignore_ascii_case("content-type") {
-                h.content_type.push(value.as_bytes());
-            } else if name.eq_ignore_ascii_case("link") {
-                h.link.push(value);
-            } else if name.eq_ignore_ascii_case("location")
-                && (300..400).contains(&http.status)
-                && h.location.is_none()
-            {
-                h.location = Some(value);
-            }
-        }
-    } else if let Some(ct) = &record.content_type {
-        h.content_type.push(ct.as_bytes());
+    let h = record.link_headers();
+    Headers {
+        content_type: h.content_type,
+        location: h.location,
+        link: h.link,
     }
-    h
 }
 
 /// Processes one item, keeping its rendered lines within their budget

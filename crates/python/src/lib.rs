@@ -5,7 +5,8 @@
 //! One module per concern, each a thin layer over a library crate:
 //! [`url`] (the WHATWG `URL`, `join_url`), [`canon`] (`canonicalize`,
 //! `surt`, `registrable_domain`), [`encoding`] (`detect_encoding`,
-//! `decode`) and [`links`] (`links`, `Link`).
+//! `decode`), [`links`] (`links`, `Link`) and [`warc_links`] (a WARC
+//! file's links as Arrow record batches).
 //!
 //! Invariants: nothing a caller passes makes Rust panic into the
 //! interpreter — bad values raise `ValueError`, wrong types `TypeError`
@@ -20,6 +21,7 @@ pub mod canon;
 pub mod encoding;
 pub mod links;
 pub mod url;
+pub mod warc_links;
 
 /// The extension module: every class and function of the package.
 #[pymodule]
@@ -35,6 +37,9 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encoding::decode, m)?)?;
     m.add_class::<links::PyLink>()?;
     m.add_function(wrap_pyfunction!(links::links, m)?)?;
+    m.add_class::<warc_links::LinkBatch>()?;
+    m.add_class::<warc_links::LinkBatches>()?;
+    m.add_function(wrap_pyfunction!(warc_links::warc_links, m)?)?;
     Ok(())
 }
 

@@ -7,9 +7,12 @@
 //! extraction runs with the GIL released, and the Python objects are made
 //! after it.
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use spinneret_extract::{Extractor, Headers};
+use spinneret_canon::Canonicalizer;
+use spinneret_extract::{Extractor, Headers, Link};
 use spinneret_url::Url;
 
 use crate::canon::with_canonicalizer;
@@ -119,28 +122,15 @@ pub fn links(
         };
         let mut out = Vec::new();
         let mut extractor = Extractor::new();
-        let mut run = |canon: Option<&mut spinneret_canon::Canonicalizer>| {
-            let mut canon = canon;
+        let mut run = |mut canon: Option<&mut Canonicalizer>| {
             extractor.extract(html, &page, &headers, |l| {
-                let target = match (&l.target, canon.as_deref_mut()) {
-                    (Ok(u), Some(c)) => Some(
-                        c.canonicalize_url(u)
-                            .map_or_else(|_| u.href().to_owned(), str::to_owned),
-                    ),
-                    (Ok(u), None) => Some(u.href().to_owned()),
-                    (Err(_), _) => None,
-                };
-                let tag = match (l.element, l.svg) {
-                    ("", _) => None,
-                    (e, true) => Some(format!("svg:{e}")),
-                    (e, false) => Some(e.to_owned()),
-                };
+                let f = fields(&l, canon.as_deref_mut());
                 out.push(PyLink {
                     source: source.clone(),
-                    target,
-                    error: l.target.as_ref().err().map(|e| e.kind().spec_name()),
+                    target: f.target.map(Cow::into_owned),
+                    error: f.error,
                     raw: l.raw.to_owned(),
-                    tag,
+                    tag: f.tag.map(Cow::into_owned),
                     attr: l.attribute,
                     kind: l.kind.as_str(),
                     rel: l.rel.map(str::to_owned),
@@ -155,4 +145,36 @@ pub fn links(
         }
         Ok::<_, PyErr>(out)
     })
+}
+
+/// The fields of a link's row that are not the link's own text: the
+/// target (canonicalized by `canon` when given; a target a rule cannot
+/// canonicalize stays as WHATWG serialized it, as in the CLI), the URL
+/// Standard's name of a failure, and the tag (`svg:`-prefixed in SVG).
+pub(crate) struct Fields<'a> {
+    pub(crate) target: Option<Cow<'a, str>>,
+    pub(crate) error: Option<&'static str>,
+    pub(crate) tag: Option<Cow<'a, str>>,
+}
+
+/// The [`Fields`] of `l`.
+pub(crate) fn fields<'a>(l: &'a Link<'_>, canon: Option<&mut Canonicalizer>) -> Fields<'a> {
+    let target = match (&l.target, canon) {
+        (Ok(u), Some(c)) => Some(match c.canonicalize_url(u) {
+            Ok(t) if t != u.href() => Cow::Owned(t.to_owned()),
+            _ => Cow::Borrowed(u.href()),
+        }),
+        (Ok(u), None) => Some(Cow::Borrowed(u.href())),
+        (Err(_), _) => None,
+    };
+    let tag = match (l.element, l.svg) {
+        ("", _) => None,
+        (e, true) => Some(Cow::Owned(format!("svg:{e}"))),
+        (e, false) => Some(Cow::Borrowed(e)),
+    };
+    Fields {
+        target,
+        error: l.target.as_ref().err().map(|e| e.kind().spec_name()),
+        tag,
+    }
 }

@@ -5,7 +5,8 @@ import re
 from conftest import REPO
 
 
-def test_readme_python_example():
+def test_readme_python_example(monkeypatch):
+    monkeypatch.chdir(REPO)  # the example's paths are the repository's
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)

@@ -81,4 +81,4 @@ pub use body::Body;
 pub use error::{BodyError, Container, HeaderProblem, HttpProblem, RecordError};
 pub use http::Http;
 pub use reader::{Options, Reader};
-pub use record::{Record, RecordType};
+pub use record::{LinkHeaders, Record, RecordType};

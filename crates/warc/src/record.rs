@@ -112,6 +112,18 @@ pub struct Record {
     pub body_error: Option<BodyError>,
 }
 
+/// The response header fields a link extractor reads
+/// ([`Record::link_headers`]), values as received.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkHeaders<'r> {
+    /// Each `Content-Type` field value, in order.
+    pub content_type: Vec<&'r [u8]>,
+    /// The first `Location` of a 3xx response.
+    pub location: Option<&'r str>,
+    /// Each `Link` field value, in order.
+    pub link: Vec<&'r str>,
+}
+
 impl Record {
     /// The first value of a WARC header field (case-insensitive name).
     pub fn header(&self, name: &str) -> Option<&str> {
@@ -133,6 +145,30 @@ impl Record {
             Some(h) => h.header("content-type"),
             None => self.content_type.as_deref(),
         }
+    }
+
+    /// The response header fields a link extractor reads: each
+    /// `Content-Type` (the WARC header's when the record has no HTTP head),
+    /// every `Link`, and the first `Location` of a 3xx response.
+    pub fn link_headers(&self) -> LinkHeaders<'_> {
+        let mut h = LinkHeaders::default();
+        if let Some(http) = &self.http {
+            for (name, value) in &http.headers {
+                if name.eq_ignore_ascii_case("content-type") {
+                    h.content_type.push(value.as_bytes());
+                } else if name.eq_ignore_ascii_case("link") {
+                    h.link.push(value);
+                } else if name.eq_ignore_ascii_case("location")
+                    && (300..400).contains(&http.status)
+                    && h.location.is_none()
+                {
+                    h.location = Some(value);
+                }
+            }
+        } else if let Some(ct) = &self.content_type {
+            h.content_type.push(ct.as_bytes());
+        }
+        h
     }
 
     /// Whether the payload is HTML: a processed record whose declared type is

@@ -3,12 +3,15 @@
 The WHATWG URL Standard (``URL``, ``join_url``), crawler canonicalization
 and SURT keys (``canonicalize``, ``surt``, ``registrable_domain``), the HTML
 Standard's encoding sniffing (``detect_encoding``, ``decode``) and every
-outlink of a page (``links``), implemented in Rust.
+outlink of a page (``links``) or of a WARC file as Arrow record batches
+(``warc_links``), implemented in Rust.
 """
 
 from spinneret._spinneret import (
     URL,
     Link,
+    LinkBatch,
+    LinkBatches,
     canonicalize,
     decode,
     detect_encoding,
@@ -18,11 +21,14 @@ from spinneret._spinneret import (
     registrable_domain,
     rules,
     surt,
+    warc_links,
 )
 
 __all__ = [
     "URL",
     "Link",
+    "LinkBatch",
+    "LinkBatches",
     "canonicalize",
     "decode",
     "detect_encoding",
@@ -32,4 +38,5 @@ __all__ = [
     "registrable_domain",
     "rules",
     "surt",
+    "warc_links",
 ]

@@ -1,0 +1,498 @@
+//! `spinneret.warc_links`: every link of a WARC/ARC file as Arrow record
+//! batches, for pyarrow, polars, DuckDB and Spark's `mapInArrow`.
+//!
+//! A reading thread of its own reads the file (plain, gzip or zstd, as
+//! `spinneret links` does), extracts each record's links as the CLI does
+//! (`response`/`resource` records: an HTML page's links with the HTTP
+//! `Link` and 3xx `Location` headers' first; header links only for other
+//! payloads) and sends a batch every `batch_rows` rows through a channel
+//! that holds one batch: memory stays at about two batches and the largest
+//! record, whatever the file's size, and Python runs while the next batch
+//! is made. Batches reach Python through the Arrow C data interface
+//! (`LinkBatch.__arrow_c_array__`, `LinkBatches.__arrow_c_stream__`):
+//! no copy.
+//!
+//! Columns: the CLI's JSON row fields (`source`, `target`, `error`, `raw`,
+//! `tag`, `attr`, `kind`, `rel`, `text`, `record` = `FILE:OFFSET`), then
+//! `offset` (the record's offset in the file) and `status` (its HTTP
+//! status, null without an HTTP head). A bad record is counted
+//! (`LinkBatches.bad_records`, its message in `errors`) and the file
+//! goes on; with `strict`, it raises `ValueError` instead.
+//!
+//! Invariants: the rows are those of `spinneret links` on the same file, in
+//! the same order (the tests compare them over the corpus WARCs); the
+//! reading thread stops when the iterator is exhausted or dropped.
+
+use std::ffi::CString;
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+
+use arrow_array::builder::{StringBuilder, UInt16Builder, UInt64Builder};
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
+use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyCapsule};
+use spinneret_canon::Canonicalizer;
+use spinneret_extract::{Extractor, Headers};
+use spinneret_url::Url;
+use spinneret_warc::{Options, Reader, Record, RecordType};
+
+use crate::links::fields;
+
+/// The most bad-record messages kept in `LinkBatches.errors`.
+const ERRORS_KEPT: usize = 1000;
+
+/// The batches' schema.
+pub fn schema() -> SchemaRef {
+    let text = |name: &str, nullable: bool| Field::new(name, DataType::Utf8, nullable);
+    Arc::new(Schema::new(vec![
+        text("source", false),
+        text("target", true),
+        text("error", true),
+        text("raw", false),
+        text("tag", true),
+        text("attr", false),
+        text("kind", false),
+        text("rel", true),
+        text("text", true),
+        text("record", false),
+        Field::new("offset", DataType::UInt64, false),
+        Field::new("status", DataType::UInt16, true),
+    ]))
+}
+
+/// The columns of the batch being filled.
+#[derive(Default)]
+struct Columns {
+    source: StringBuilder,
+    target: StringBuilder,
+    error: StringBuilder,
+    raw: StringBuilder,
+    tag: StringBuilder,
+    attr: StringBuilder,
+    kind: StringBuilder,
+    rel: StringBuilder,
+    text: StringBuilder,
+    record: StringBuilder,
+    offset: UInt64Builder,
+    status: UInt16Builder,
+    rows: usize,
+}
+
+impl Columns {
+    /// The rows so far as a batch; the columns start empty again.
+    fn finish(&mut self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
+        self.rows = 0;
+        RecordBatch::try_new(
+            schema.clone(),
+            vec![
+                Arc::new(self.source.finish()),
+                Arc::new(self.target.finish()),
+                Arc::new(self.error.finish()),
+                Arc::new(self.raw.finish()),
+                Arc::new(self.tag.finish()),
+                Arc::new(self.attr.finish()),
+                Arc::new(self.kind.finish()),
+                Arc::new(self.rel.finish()),
+                Arc::new(self.text.finish()),
+                Arc::new(self.record.finish()),
+                Arc::new(self.offset.finish()),
+                Arc::new(self.status.finish()),
+            ],
+        )
+    }
+}
+
+/// What the reading thread sends.
+enum Message {
+    Batch(RecordBatch),
+    /// A bad record under `strict`, or a failure to build a batch: the end.
+    Failed(String),
+}
+
+/// Counts shared by the reading thread and the iterator.
+#[derive(Default)]
+struct Counts {
+    records: AtomicU64,
+    bad_records: AtomicU64,
+    errors: Mutex<Vec<String>>,
+}
+
+/// A Python binary file object as a [`Read`]: each read takes the GIL.
+struct PyFile(Py<PyAny>);
+
+impl Read for PyFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let chunk = self
+                .0
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            let bytes = chunk.cast::<PyBytes>().map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidData, "read() did not return bytes")
+            })?;
+            let b = bytes.as_bytes();
+            let n = b.len().min(buf.len());
+            buf[..n].copy_from_slice(&b[..n]);
+            Ok(n)
+        })
+    }
+}
+
+/// Where the records come from.
+enum Source {
+    Path(PathBuf),
+    File(PyFile),
+}
+
+/// The reading thread's settings.
+struct Job {
+    source: Source,
+    name: String,
+    canon: Option<String>,
+    batch_rows: usize,
+    strict: bool,
+}
+
+/// The reading thread: records to batches, until the end or until the
+/// iterator is gone (a send fails).
+fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
+    let schema = schema();
+    let reader: Box<dyn Read> = match job.source {
+        Source::Path(p) => match std::fs::File::open(&p) {
+            Ok(f) => Box::new(io::BufReader::with_capacity(1 << 16, f)),
+            Err(e) => {
+                let _ = tx.send(Message::Failed(format!("{}: {e}", p.display())));
+                return;
+            }
+        },
+        Source::File(f) => Box::new(io::BufReader::with_capacity(1 << 16, f)),
+    };
+    let mut canon = match job.canon.as_deref() {
+        Some(name) => match crate::canon::profile(name, &[]) {
+            Ok(p) => Some(Canonicalizer::new(p)),
+            Err(e) => {
+                let _ = tx.send(Message::Failed(e.to_string()));
+                return;
+            }
+        },
+        None => None,
+    };
+    let mut extractor = Extractor::new();
+    let mut cols = Columns::default();
+    // A record with more links than a batch holds is sent in slices of the
+    // batch (no copy).
+    let batch_rows = job.batch_rows;
+    let send = |cols: &mut Columns| match cols.finish(&schema) {
+        Ok(b) => (0..b.num_rows()).step_by(batch_rows).all(|start| {
+            let len = batch_rows.min(b.num_rows() - start);
+            tx.send(Message::Batch(b.slice(start, len))).is_ok()
+        }),
+        Err(e) => {
+            let _ = tx.send(Message::Failed(e.to_string()));
+            false
+        }
+    };
+    for r in Reader::from_read(reader, Options::default()) {
+        counts.records.fetch_add(1, Ordering::Relaxed);
+        match r {
+            Ok(record) => {
+                let id = format!("{}:{}", job.name, record.offset);
+                record_links(&record, &id, &mut extractor, canon.as_mut(), &mut cols);
+            }
+            Err(e) => {
+                let msg = format!("{}: {e}", job.name);
+                if job.strict {
+                    if cols.rows > 0 && !send(&mut cols) {
+                        return;
+                    }
+                    let _ = tx.send(Message::Failed(msg));
+                    return;
+                }
+                counts.bad_records.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut errors) = counts.errors.lock()
+                    && errors.len() < ERRORS_KEPT
+                {
+                    errors.push(msg);
+                }
+            }
+        }
+        if cols.rows >= batch_rows && !send(&mut cols) {
+            return;
+        }
+    }
+    if cols.rows > 0 {
+        send(&mut cols);
+    }
+}
+
+/// Appends the links of `record` (identified as `id`, `FILE:OFFSET`) to
+/// `cols`: which records give links is what `spinneret links` decides.
+fn record_links(
+    record: &Record,
+    id: &str,
+    extractor: &mut Extractor,
+    mut canon: Option<&mut Canonicalizer>,
+    cols: &mut Columns,
+) {
+    if !matches!(record.kind, RecordType::Response | RecordType::Resource) {
+        return;
+    }
+    let h = record.link_headers();
+    let html = record.is_html();
+    if !html && h.location.is_none() && h.link.is_empty() {
+        return;
+    }
+    let Some(Ok(page)) = record.target_uri.as_deref().map(|u| Url::parse(u.trim())) else {
+        return;
+    };
+    let headers = Headers {
+        content_type: if html { h.content_type } else { Vec::new() },
+        location: h.location,
+        link: h.link,
+    };
+    let body: &[u8] = if html { &record.body } else { b"" };
+    let status = record.http.as_ref().map(|h| h.status);
+    let source = page.href();
+    extractor.extract(body, &page, &headers, |l| {
+        let f = fields(&l, canon.as_deref_mut());
+        cols.source.append_value(source);
+        cols.target.append_option(f.target.as_deref());
+        cols.error.append_option(f.error);
+        cols.raw.append_value(l.raw);
+        cols.tag.append_option(f.tag.as_deref());
+        cols.attr.append_value(l.attribute);
+        cols.kind.append_value(l.kind.as_str());
+        cols.rel.append_option(l.rel);
+        cols.text.append_option(l.text);
+        cols.record.append_value(id);
+        cols.offset.append_value(record.offset);
+        cols.status.append_option(status);
+        cols.rows += 1;
+    });
+}
+
+/// The Arrow C data interface's capsules of `batch`: its schema and its
+/// columns as one struct array.
+fn batch_capsules<'py>(
+    py: Python<'py>,
+    batch: &RecordBatch,
+) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+    let array = StructArray::from(batch.clone());
+    let schema = FFI_ArrowSchema::try_from(array.data_type())
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let data = FFI_ArrowArray::new(&array.to_data());
+    Ok((
+        PyCapsule::new(py, schema, Some(c_name("arrow_schema")))?,
+        PyCapsule::new(py, data, Some(c_name("arrow_array")))?,
+    ))
+}
+
+/// A capsule name (a constant without a NUL).
+fn c_name(name: &'static str) -> CString {
+    CString::new(name).unwrap_or_default()
+}
+
+/// One batch of links: pass it to `pyarrow.record_batch(batch)`,
+/// `polars.DataFrame(batch)` or anything that takes the Arrow PyCapsule
+/// interface (`__arrow_c_array__`).
+#[pyclass(name = "LinkBatch", module = "spinneret", frozen)]
+pub struct LinkBatch {
+    batch: RecordBatch,
+}
+
+#[pymethods]
+impl LinkBatch {
+    /// The number of rows.
+    #[getter]
+    fn num_rows(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    fn __len__(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    /// The Arrow PyCapsule interface: `(schema, array)` capsules.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+        let _ = requested_schema; // the batch has one schema
+        batch_capsules(py, &self.batch)
+    }
+
+    /// The Arrow PyCapsule interface: the schema capsule.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        schema_capsule(py, &self.batch.schema())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("LinkBatch(num_rows={})", self.batch.num_rows())
+    }
+}
+
+/// The schema capsule of `schema`.
+fn schema_capsule<'py>(py: Python<'py>, schema: &Schema) -> PyResult<Bound<'py, PyCapsule>> {
+    let ffi =
+        FFI_ArrowSchema::try_from(schema).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    PyCapsule::new(py, ffi, Some(c_name("arrow_schema")))
+}
+
+/// The batches of [`warc_links`]: an iterator of [`LinkBatch`], and an
+/// Arrow stream (`pyarrow.RecordBatchReader.from_stream(batches)`).
+#[pyclass(name = "LinkBatches", module = "spinneret")]
+pub struct LinkBatches {
+    /// `None` once exhausted or handed over as a stream. (In a mutex: a
+    /// Python object may be used from any thread.)
+    rx: Option<Mutex<Receiver<Message>>>,
+    counts: Arc<Counts>,
+}
+
+impl LinkBatches {
+    /// The next batch: `Ok(None)` at the end; an error for a bad record
+    /// under `strict`. Waits without the GIL.
+    fn next_batch(&mut self, py: Python<'_>) -> PyResult<Option<RecordBatch>> {
+        let Some(rx) = &self.rx else {
+            return Ok(None);
+        };
+        let got = py.detach(|| rx.lock().ok().and_then(|rx| rx.recv().ok()));
+        match got {
+            Some(Message::Batch(b)) => Ok(Some(b)),
+            Some(Message::Failed(msg)) => {
+                self.rx = None;
+                Err(PyValueError::new_err(msg))
+            }
+            None => {
+                self.rx = None;
+                Ok(None)
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl LinkBatches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<LinkBatch>> {
+        Ok(self.next_batch(py)?.map(|batch| LinkBatch { batch }))
+    }
+
+    /// Records read so far (bad ones included).
+    #[getter]
+    fn records(&self) -> u64 {
+        self.counts.records.load(Ordering::Relaxed)
+    }
+
+    /// Bad records so far (skipped; without `strict`).
+    #[getter]
+    fn bad_records(&self) -> u64 {
+        self.counts.bad_records.load(Ordering::Relaxed)
+    }
+
+    /// The first bad records' messages (`FILE: offset N: what`).
+    #[getter]
+    fn errors(&self) -> Vec<String> {
+        self.counts
+            .errors
+            .lock()
+            .map(|e| e.clone())
+            .unwrap_or_default()
+    }
+
+    /// The Arrow schema of the batches.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        schema_capsule(py, &schema())
+    }
+
+    /// The Arrow PyCapsule stream interface: the batches not yet taken, as
+    /// an `ArrowArrayStream` (the iterator is used up).
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &mut self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema; // the batches have one schema
+        let rx = self.rx.take().and_then(|m| m.into_inner().ok());
+        let batches = std::iter::from_fn(move || match rx.as_ref()?.recv() {
+            Ok(Message::Batch(b)) => Some(Ok(b)),
+            Ok(Message::Failed(msg)) => Some(Err(ArrowError::ExternalError(msg.into()))),
+            Err(_) => None,
+        });
+        let reader = RecordBatchIterator::new(batches, schema());
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        PyCapsule::new(py, stream, Some(c_name("arrow_array_stream")))
+    }
+}
+
+/// Every link of a WARC/ARC file (plain, gzip per record or whole file,
+/// zstd) as Arrow record batches of at most `batch_rows` rows: the columns
+/// of `spinneret links` plus each record's `offset` and HTTP `status`.
+/// `source` is a path or a binary file object (`open(p, "rb")`, a stream
+/// from fsspec or boto3). With `canon` (a profile name), targets are
+/// canonicalized. Bad records are counted (`.bad_records`, `.errors`) and
+/// skipped; with `strict`, the first raises `ValueError`.
+#[pyfunction]
+#[pyo3(signature = (source, canon = None, batch_rows = 65536, strict = false))]
+pub fn warc_links(
+    source: &Bound<'_, PyAny>,
+    canon: Option<String>,
+    batch_rows: usize,
+    strict: bool,
+) -> PyResult<LinkBatches> {
+    if batch_rows == 0 {
+        return Err(PyValueError::new_err("batch_rows must be at least 1"));
+    }
+    if let Some(name) = &canon {
+        crate::canon::profile(name, &[])?;
+    }
+    let (source, name) = if let Ok(path) = source.extract::<PathBuf>() {
+        let name = path.display().to_string();
+        (Source::Path(path), name)
+    } else if source.hasattr("read")? {
+        if source.hasattr("closed")? && source.getattr("closed")?.is_truthy()? {
+            return Err(PyValueError::new_err("I/O operation on closed file"));
+        }
+        let name = match source.getattr("name") {
+            Ok(n) => n.str()?.to_string(),
+            Err(_) => "-".to_owned(),
+        };
+        (Source::File(PyFile(source.clone().unbind())), name)
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "warc_links() takes a path or a binary file object, not {}",
+            source.get_type().name()?
+        )));
+    };
+    let (tx, rx) = sync_channel(1);
+    let counts = Arc::new(Counts::default());
+    let job = Job {
+        source,
+        name,
+        canon,
+        batch_rows,
+        strict,
+    };
+    let thread_counts = counts.clone();
+    std::thread::Builder::new()
+        .name("spinneret-warc-links".into())
+        .spawn(move || read_all(job, tx, thread_counts))
+        .map_err(|e| PyValueError::new_err(format!("cannot start the reading thread: {e}")))?;
+    Ok(LinkBatches {
+        rx: Some(Mutex::new(rx)),
+        counts,
+    })
+}
