@@ -10,15 +10,22 @@ what a crawler pays per URL for the job, with the difference noted.
 """
 
 import gzip
+import json
 import os
 import pathlib
+import subprocess
 import sys
 import time
 import urllib.parse
 
 import spinneret
 
-SHARED = pathlib.Path(os.environ.get("SPINNERET_SHARED", pathlib.Path(__file__).resolve().parents[4] / "shared"))
+REPO = pathlib.Path(__file__).resolve().parents[3]
+SHARED = pathlib.Path(os.environ.get("SPINNERET_SHARED", REPO.parent / "shared"))
+# The link attributes the Python pipeline extracts: those of the pipeline
+# benchmark (crates/bench/src/pipeline_bench/kernels.rs, TARGETS).
+TARGETS = ("a:href,area:href,link:href,img:src,script:src,iframe:src,frame:src,embed:src,"
+           "source:src,audio:src,video:src,track:src,object:data,form:action")
 PASSES = int(os.environ.get("BENCH_PASSES", "3"))
 
 
@@ -81,12 +88,42 @@ def main():
     import surt
     row("surt(u)", loop1(spinneret.surt), "surt.surt", loop1(surt.surt), urls)
 
+    warc = os.environ.get("BENCH_WARC")
+    if warc:
+        pipeline(warc)
     print(f"Python {sys.version.split()[0]}; {len(urls):,} URLs (absolute_links.txt), "
           f"{len(pairs):,} links (extracted_links.tsv.gz); best of {PASSES} passes\n")
     print("| spinneret | ns/call | peer | ns/call | ratio | note |")
     print("|---|---:|---|---:|---:|---|")
     for name, a, peer, b, note in rows:
         print(f"| `{name}` | {a:,.0f} | `{peer}` | {b:,.0f} | {b / a:.2f}× | {note} |")
+
+
+def pipeline(warc):
+    """warc_links against the Python pipeline of the pipeline benchmark
+    (crates/bench/python/links.py: fastwarc, resiliparse, selectolax,
+    urljoin) on one WARC: wall and CPU seconds (every thread of the
+    process), best of PASSES runs each."""
+    ours_wall = ours_cpu = float("inf")
+    rows = 0
+    for _ in range(PASSES):
+        w0, c0 = time.perf_counter(), time.process_time()
+        rows = sum(len(b) for b in spinneret.warc_links(warc))
+        ours_wall = min(ours_wall, time.perf_counter() - w0)
+        ours_cpu = min(ours_cpu, time.process_time() - c0)
+    peer_wall, peer = float("inf"), {}
+    script = REPO / "crates/bench/python/links.py"
+    for _ in range(PASSES):
+        out = subprocess.run([sys.executable, str(script), warc, TARGETS], capture_output=True,
+                             text=True, check=True)
+        peer = json.loads(out.stdout.strip().split("\n")[-1])
+        peer_wall = min(peer_wall, peer["seconds"])
+    size = os.path.getsize(warc) / 1e6
+    print(f"WARC {warc} ({size:.1f} MB): warc_links {rows:,} rows (every link attribute, headers too), "
+          f"{ours_wall:.2f} s wall, {ours_cpu:.2f} s CPU; Python pipeline ({peer.get('parser')}, "
+          f"{peer.get('decoder')}) {peer.get('links', 0):,} links ({len(TARGETS.split(','))} attributes), "
+          f"{peer_wall:.2f} s (one thread); per CPU-second {peer_wall / ours_cpu:.1f}x, "
+          f"wall {peer_wall / ours_wall:.1f}x\n")
 
 
 if __name__ == "__main__":
