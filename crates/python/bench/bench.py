@@ -91,6 +91,29 @@ def main():
     warc = os.environ.get("BENCH_WARC")
     if warc:
         pipeline(warc)
+    # Batch calls: one call per column (per page for join_url_array, whose
+    # links share their page's base), against ada-url's per-URL call.
+    import pyarrow as pa
+    column = pa.array(urls)
+    by_base = {}
+    for base, rel in pairs:
+        by_base.setdefault(base, []).append(rel)
+    pages = [(base, pa.array(rels)) for base, rels in by_base.items()]
+
+    ada_parse = best_ns(loop1(lambda u: ada_url.URL(u).href), urls)
+    ada_join = best_ns(loop2(ada_url.join_url), pairs)
+    batch = [
+        ("canonicalize_array(column)", lambda: spinneret.canonicalize_array(column), urls,
+         "ada_url.URL(u).href", ada_parse),
+        ("surt_array(column)", lambda: spinneret.surt_array(column), urls, "ada_url.URL(u).href", ada_parse),
+        ("join_url_array(base, links) per page", lambda: [spinneret.join_url_array(b, r) for b, r in pages
+                                                          if spinneret.URL.can_parse(b)],
+         pairs, "ada_url.join_url", ada_join),
+    ]
+    for name, fn, items, peer, peer_ns in batch:
+        ns = best_ns(lambda _items: fn(), items)
+        rows.append((name, ns, peer, peer_ns, f"{len(items):,} in {len(pages):,} calls" if "page" in name else "one call"))
+
     print(f"Python {sys.version.split()[0]}; {len(urls):,} URLs (absolute_links.txt), "
           f"{len(pairs):,} links (extracted_links.tsv.gz); best of {PASSES} passes\n")
     print("| spinneret | ns/call | peer | ns/call | ratio | note |")

@@ -5,8 +5,9 @@
 //! One module per concern, each a thin layer over a library crate:
 //! [`url`] (the WHATWG `URL`, `join_url`), [`canon`] (`canonicalize`,
 //! `surt`, `registrable_domain`), [`encoding`] (`detect_encoding`,
-//! `decode`), [`links`] (`links`, `Link`) and [`warc_links`] (a WARC
-//! file's links as Arrow record batches).
+//! `decode`), [`links`] (`links`, `Link`), [`warc_links`] (a WARC file's
+//! links as Arrow record batches) and [`arrays`] (the vectorized calls over
+//! Arrow arrays).
 //!
 //! Invariants: nothing a caller passes makes Rust panic into the
 //! interpreter — bad values raise `ValueError`, wrong types `TypeError`
@@ -17,6 +18,7 @@
 
 use pyo3::prelude::*;
 
+pub mod arrays;
 pub mod canon;
 pub mod encoding;
 pub mod links;
@@ -40,6 +42,9 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<warc_links::LinkBatch>()?;
     m.add_class::<warc_links::LinkBatches>()?;
     m.add_function(wrap_pyfunction!(warc_links::warc_links, m)?)?;
+    m.add_function(wrap_pyfunction!(arrays::canonicalize_array, m)?)?;
+    m.add_function(wrap_pyfunction!(arrays::surt_array, m)?)?;
+    m.add_function(wrap_pyfunction!(arrays::join_url_array, m)?)?;
     Ok(())
 }
 

@@ -18,14 +18,7 @@ use spinneret_url::Url;
 use crate::canon::with_canonicalizer;
 
 /// One link of a page: the fields of a `spinneret links` JSON row.
-#[pyclass(
-    name = "Link",
-    module = "spinneret",
-    frozen,
-    eq,
-    hash,
-    skip_from_py_object
-)]
+#[pyclass(name = "Link", module = "spinneret", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyLink {
     /// The page's URL.

@@ -50,7 +50,7 @@ pub fn parse(input: &str, base: Option<&BaseArg<'_>>) -> PyResult<Url> {
 /// name of the failure, e.g. `invalid-URL-unit`… or `missing-scheme-non-relative-URL`)
 /// when the input is not a URL. The attributes are those of the standard's
 /// API; assigning one runs the standard's setter.
-#[pyclass(name = "URL", module = "spinneret", skip_from_py_object)]
+#[pyclass(name = "URL", module = "spinneret")]
 #[derive(Clone)]
 pub struct PyUrl {
     pub(crate) url: Url,

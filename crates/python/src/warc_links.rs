@@ -23,7 +23,6 @@
 //! the same order (the tests compare them over the corpus WARCs); the
 //! reading thread stops when the iterator is exhausted or dropped.
 
-use std::ffi::CString;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -290,14 +289,9 @@ fn batch_capsules<'py>(
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let data = FFI_ArrowArray::new(&array.to_data());
     Ok((
-        PyCapsule::new(py, schema, Some(c_name("arrow_schema")))?,
-        PyCapsule::new(py, data, Some(c_name("arrow_array")))?,
+        PyCapsule::new_with_value(py, schema, c"arrow_schema")?,
+        PyCapsule::new_with_value(py, data, c"arrow_array")?,
     ))
-}
-
-/// A capsule name (a constant without a NUL).
-fn c_name(name: &'static str) -> CString {
-    CString::new(name).unwrap_or_default()
 }
 
 /// One batch of links: pass it to `pyarrow.record_batch(batch)`,
@@ -345,7 +339,7 @@ impl LinkBatch {
 fn schema_capsule<'py>(py: Python<'py>, schema: &Schema) -> PyResult<Bound<'py, PyCapsule>> {
     let ffi =
         FFI_ArrowSchema::try_from(schema).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    PyCapsule::new(py, ffi, Some(c_name("arrow_schema")))
+    PyCapsule::new_with_value(py, ffi, c"arrow_schema")
 }
 
 /// The batches of [`warc_links`]: an iterator of [`LinkBatch`], and an
@@ -434,7 +428,7 @@ impl LinkBatches {
         });
         let reader = RecordBatchIterator::new(batches, schema());
         let stream = FFI_ArrowArrayStream::new(Box::new(reader));
-        PyCapsule::new(py, stream, Some(c_name("arrow_array_stream")))
+        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
     }
 }
 
