@@ -185,6 +185,22 @@ pub enum Format {
     Jsonl,
     /// Tab-separated, same fields, with a header line.
     Tsv,
+    /// Apache Parquet (zstd): the same fields plus the record's `offset`
+    /// and HTTP `status`, the schema of the Python package's `warc_links`.
+    /// Binary: needs `-o FILE`, or an output that is not a terminal.
+    Parquet,
+}
+
+impl Format {
+    /// The line format of a text format; `None` for `parquet`.
+    pub fn lines(self) -> Option<crate::output::LineFormat> {
+        use crate::output::LineFormat;
+        match self {
+            Format::Jsonl => Some(LineFormat::Jsonl),
+            Format::Tsv => Some(LineFormat::Tsv),
+            Format::Parquet => None,
+        }
+    }
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
@@ -236,6 +252,10 @@ pub struct LinksArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
+
+    /// Write the output to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 
     /// Print each target once (its first occurrence, by the profile's key:
     /// 128-bit hashes are kept, not strings); links that do not parse are
@@ -301,6 +321,7 @@ mod tests {
         let a = parse(&["x.warc.gz"]).unwrap();
         assert_eq!(a.inputs, ["x.warc.gz"]);
         assert_eq!(a.format, Format::Jsonl);
+        assert_eq!(a.output, None);
         assert_eq!(a.profile, "whatwg");
         assert_eq!(a.max_record_size, 64 << 20);
         assert!(!a.strict && !a.unique);
@@ -335,6 +356,13 @@ mod tests {
         assert_eq!(a.profile, "surt");
         let help = Cli::try_parse_from(["spinneret", "links", "--help"]).unwrap_err();
         assert!(!help.to_string().contains("--canon"), "{help}");
+    }
+
+    #[test]
+    fn parquet_to_a_file() {
+        let a = parse(&["--format", "parquet", "-o", "l.parquet", "x"]).unwrap();
+        assert_eq!(a.format, Format::Parquet);
+        assert_eq!(a.output.as_deref(), Some(std::path::Path::new("l.parquet")));
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! `spinneret links` reads WARC/ARC files (through `spinneret-warc`), single
 //! HTML files or a manifest of HTML files, extracts every outlink of each
 //! HTML page (through `spinneret-extract`) and writes one line per link,
-//! JSON Lines or TSV, its targets canonicalized by `spinneret-canon` with
-//! `--profile`.
+//! JSON Lines or TSV (or one row per link of a Parquet file), its targets
+//! canonicalized by `spinneret-canon` with `--profile`.
 //!
 //! Modules:
 //! - [`allocator`]: the binaries' allocator settings (mimalloc, freed
@@ -16,6 +16,8 @@
 //! - [`process`]: one item to an [`process::Outcome`] (rendered lines and
 //!   counts); pure, run in parallel.
 //! - [`output`]: line rendering (JSON Lines, TSV) and `--unique`.
+//! - [`columnar`]: `--format parquet` (rows as Arrow batches, written
+//!   as a Parquet file).
 //! - [`stats`]: the `--stats` JSON and the summary line.
 //! - [`pipeline`]: batches, the rayon pool, ordered writing, progress,
 //!   `--strict`, a closed output pipe.
@@ -38,6 +40,7 @@ pub mod allocator;
 pub mod args;
 pub mod canon;
 pub mod canon_eval;
+pub mod columnar;
 pub mod input;
 pub mod output;
 pub mod pipeline;
@@ -92,6 +95,9 @@ pub enum Error {
     /// Writing the output (other than a closed pipe) or the stats failed.
     #[error("output")]
     Output(#[source] std::io::Error),
+    /// The Parquet output cannot be made (`--format parquet`).
+    #[error("parquet output")]
+    Parquet(#[source] columnar::ParquetOutError),
     /// The thread pool cannot be built.
     #[error("threads: {0}")]
     Threads(String),

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Parser;
-use spinneret_cli::args::{Cli, Command};
+use spinneret_cli::args::{Cli, Command, Format};
 use spinneret_cli::pipeline;
 
 /// mimalloc instead of the system allocator: the pipeline allocates and
@@ -38,8 +38,22 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Links(args) => {
             let progress = std::io::stderr().is_terminal();
-            let mut stdout = std::io::stdout().lock();
-            let result = pipeline::run(&args, &mut stdout, &mut std::io::stderr(), progress)
+            let mut out: Box<dyn std::io::Write> = match &args.output {
+                Some(path) => Box::new(
+                    std::fs::File::create(path)
+                        .with_context(|| format!("links: -o {}", path.display()))?,
+                ),
+                None => {
+                    let stdout = std::io::stdout();
+                    if args.format == Format::Parquet && stdout.is_terminal() {
+                        anyhow::bail!(
+                            "links: --format parquet writes a binary file: give -o FILE, or redirect the output"
+                        );
+                    }
+                    Box::new(stdout.lock())
+                }
+            };
+            let result = pipeline::run(&args, &mut out, &mut std::io::stderr(), progress)
                 .context("links")?;
             Ok(result.status.exit_code())
         }

@@ -16,9 +16,18 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use spinneret_canon::KeyHash;
+use spinneret_columns::LinkFields;
 use spinneret_extract::Link;
 
-use crate::args::Format;
+/// A format whose rows are lines of text (every `--format` but
+/// `parquet`, whose rows are Arrow columns: `crate::parquet`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineFormat {
+    /// JSON Lines.
+    Jsonl,
+    /// Tab-separated values.
+    Tsv,
+}
 
 /// The TSV header line (without line break).
 pub const TSV_HEADER: &str = "source\ttarget\terror\traw\ttag\tattr\tkind\trel\ttext\trecord";
@@ -192,9 +201,9 @@ impl<'a> LinkRow<'a> {
 
     /// Appends the row and a line feed to `out`. `page`, when given, has
     /// the row's `source` and `record` already escaped for JSON.
-    pub fn write(&self, format: Format, page: Option<&PageJson>, out: &mut impl RowText) {
+    pub fn write(&self, format: LineFormat, page: Option<&PageJson>, out: &mut impl RowText) {
         match format {
-            Format::Jsonl => {
+            LineFormat::Jsonl => {
                 // Written by hand, field by field (serde_json's output, byte
                 // for byte: tests/golden.rs and the test below compare):
                 // serializing through serde cost a String per link.
@@ -251,7 +260,7 @@ impl<'a> LinkRow<'a> {
                 }
                 out.push('}');
             }
-            Format::Tsv => {
+            LineFormat::Tsv => {
                 let fields: [Option<&str>; 10] = [
                     Some(self.source),
                     self.target,
@@ -273,6 +282,25 @@ impl<'a> LinkRow<'a> {
             }
         }
         out.push('\n');
+    }
+
+    /// The row's values for a columnar output, with its record's `offset`
+    /// and HTTP `status`.
+    pub fn fields(&self, offset: u64, status: Option<u16>) -> LinkFields<'_> {
+        LinkFields {
+            source: self.source,
+            target: self.target,
+            error: self.error,
+            raw: self.raw,
+            tag: self.tag.as_deref(),
+            attr: self.attr,
+            kind: self.kind,
+            rel: self.rel,
+            text: self.text,
+            record: self.record,
+            offset,
+            status,
+        }
     }
 
     /// The `--unique` key of a link that does not parse: its raw text,
@@ -448,7 +476,7 @@ mod tests {
     use spinneret_extract::{Headers, extract};
     use spinneret_url::Url;
 
-    fn rows(html: &str, format: Format) -> String {
+    fn rows(html: &str, format: LineFormat) -> String {
         let page = Url::parse("https://example.com/d/p.html").unwrap();
         let mut out = String::new();
         extract(html.as_bytes(), &page, &Headers::default(), |l| {
@@ -461,7 +489,7 @@ mod tests {
     fn jsonl_fields_in_order() {
         let out = rows(
             "<a href='x y' rel=nofollow>T</a><a href='http://[x'>",
-            Format::Jsonl,
+            LineFormat::Jsonl,
         );
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
@@ -489,7 +517,7 @@ mod tests {
             let row = LinkRow::new(&l, page.href(), "f.warc:7");
             same += usize::from(row.target == Some(row.raw));
             let mut line = String::new();
-            row.write(Format::Jsonl, None, &mut line);
+            row.write(LineFormat::Jsonl, None, &mut line);
             let json = |v: Option<&str>| serde_json::to_string(&v).unwrap();
             let want = format!(
                 "{{\"source\":{},\"target\":{},\"error\":{},\"raw\":{},\"tag\":{},\"attr\":{},\"kind\":{},\"rel\":{},\"text\":{},\"record\":{}}}\n",
@@ -522,8 +550,8 @@ mod tests {
             &Headers::default(),
             |l| {
                 let row = LinkRow::new(&l, page.href(), record);
-                row.write(Format::Jsonl, None, &mut per_link);
-                row.write(Format::Jsonl, Some(&json), &mut per_page);
+                row.write(LineFormat::Jsonl, None, &mut per_link);
+                row.write(LineFormat::Jsonl, Some(&json), &mut per_page);
             },
         );
         assert_eq!(per_link.lines().count(), 2);
@@ -538,7 +566,7 @@ mod tests {
         let page = Url::parse("https://example.com/d/p.html").unwrap();
         let html = "<a href='x \\ \"y' rel=nofollow>T\tab</a>\
                     <a href='https://example.com/abs'>A</a><a href='http://[x'>";
-        for format in [Format::Jsonl, Format::Tsv] {
+        for format in [LineFormat::Jsonl, LineFormat::Tsv] {
             let (mut held, mut spilled) = (String::new(), Vec::new());
             extract(html.as_bytes(), &page, &Headers::default(), |l| {
                 let row = LinkRow::new(&l, page.href(), "f.warc:7");
@@ -557,7 +585,7 @@ mod tests {
     fn tsv_escapes_and_svg_tags() {
         let out = rows(
             "<svg><a href='/s'></a></svg><a href='a&#9;b'>x</a>",
-            Format::Tsv,
+            LineFormat::Tsv,
         );
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 2);

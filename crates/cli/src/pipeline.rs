@@ -40,11 +40,13 @@ use spinneret_warc::Options;
 
 use crate::Error;
 use crate::args::{Format, LinksArgs};
+use crate::columnar::{ParquetOut, ParquetOutError};
 use crate::input::{self, Item, Source};
 use crate::output::{Spill, TSV_HEADER, Unique};
 use crate::process::{Class, LineOut, Lines, Outcome, Render, process, process_into};
 use crate::stats::Stats;
 use spinneret_canon::KeyHash;
+use spinneret_columns::LinkFields;
 
 /// A batch is sent once its items hold this many payload bytes.
 ///
@@ -115,6 +117,8 @@ struct StreamOut<'w, 'o> {
     w: &'w mut BufWriter<&'o mut dyn Write>,
     /// The run's `--unique` filter, when on.
     unique: Option<&'w mut Unique>,
+    /// The Parquet file, with `--format parquet` (rows instead of lines).
+    parquet: Option<&'w mut ParquetOut>,
     /// The line being rendered.
     line: String,
     /// Lines written.
@@ -160,6 +164,34 @@ impl LineOut for StreamOut<'_, '_> {
             }
         }
     }
+
+    fn row(&mut self, fields: &LinkFields<'_>, key: Option<KeyHash>) {
+        let fresh = match (&mut self.unique, key) {
+            (Some(u), Some(k)) => u.first(k),
+            _ => true,
+        };
+        let Some(parquet) = self.parquet.as_deref_mut() else {
+            return;
+        };
+        if fresh && matches!(self.state, Ok(true)) {
+            parquet.stream.push(fields);
+            self.written += 1;
+            if parquet.stream_full() {
+                self.state = parquet_written(parquet.write_stream(&mut *self.w));
+            }
+        }
+    }
+}
+
+/// A Parquet write's result as a run's: `Ok(false)` once the output is
+/// closed (EPIPE).
+fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
+    match r {
+        Ok(()) => Ok(true),
+        Err(ParquetOutError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(ParquetOutError::Io(e)) => Err(Error::Output(e)),
+        Err(e) => Err(Error::Parquet(e)),
+    }
 }
 
 /// Runs `spinneret links`: output lines to `out`, bad-record lines and the
@@ -202,6 +234,10 @@ pub fn run(
     let mut status = Status::Complete;
     let mut w = BufWriter::with_capacity(1 << 16, out);
     let mut unique = Unique::default();
+    let mut parquet = match args.format {
+        Format::Parquet => Some(ParquetOut::new().map_err(Error::Parquet)?),
+        Format::Jsonl | Format::Tsv => None,
+    };
 
     // Ok(false): the output pipe is closed.
     let write = |w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]| match w.write_all(bytes) {
@@ -280,6 +316,7 @@ pub fn run(
                             let mut stream = StreamOut {
                                 w: &mut w,
                                 unique: args.unique.then_some(&mut unique),
+                                parquet: parquet.as_mut(),
                                 line: String::new(),
                                 written: 0,
                                 state: Ok(true),
@@ -287,7 +324,11 @@ pub fn run(
                             let (record_type, class, body_error) =
                                 process_into(&item, render, &mut stream);
                             stats.links_written += stream.written;
-                            let open = stream.state?;
+                            let mut open = stream.state?;
+                            if open && let Some(p) = &mut parquet {
+                                // The page's last rows.
+                                open = parquet_written(p.write_stream(&mut w))?;
+                            }
                             let o = done.unwrap_or(Outcome {
                                 record_type,
                                 class,
@@ -312,6 +353,33 @@ pub fn run(
                     if !open {
                         status = Status::OutputClosed;
                         return Ok(());
+                    }
+                    if let Some(p) = &mut parquet {
+                        let Some(mut columns) = o.lines.columns else {
+                            continue;
+                        };
+                        let keys = &o.lines.keys;
+                        let written =
+                            columns
+                                .finish()
+                                .map_err(ParquetOutError::from)
+                                .and_then(|batch| {
+                                    p.write(
+                                        &batch,
+                                        args.unique.then_some((&mut unique, &keys[..])),
+                                        &mut w,
+                                    )
+                                });
+                        match written {
+                            Ok(rows) => stats.links_written += rows as u64,
+                            Err(e) => {
+                                if !parquet_written(Err(e))? {
+                                    status = Status::OutputClosed;
+                                    return Ok(());
+                                }
+                            }
+                        }
+                        continue;
                     }
                     if !args.unique {
                         // Every line: the page's text at once.
@@ -350,6 +418,12 @@ pub fn run(
         r.map(|()| bytes)
     });
     stats.bytes = result?;
+    if status != Status::OutputClosed
+        && let Some(p) = parquet
+        && !parquet_written(p.finish(&mut w))?
+    {
+        status = Status::OutputClosed;
+    }
     if status != Status::OutputClosed {
         match w.flush() {
             Ok(()) => {}

@@ -17,6 +17,7 @@
 //! line (before `--unique`, which the writer applies in order).
 
 use spinneret_canon::{Canonicalizer, KeyForm, KeyHash, Profile};
+use spinneret_columns::{LinkColumns, LinkFields};
 use std::cell::RefCell;
 
 use spinneret_extract::{Extractor, Headers, KindCounts, Link};
@@ -27,12 +28,13 @@ use crate::args::Format;
 use crate::input::Item;
 use crate::output::{LinkRow, PageJson, Spill};
 
-/// Where [`process`] puts the rendered lines of an item: [`Lines`] keeps
-/// them for the writer, a streaming writer writes each at once.
+/// Where [`process`] puts the rendered lines (or, for `--format parquet`,
+/// the rows) of an item: [`Lines`] keeps them for the writer, a streaming
+/// writer writes each at once.
 pub trait LineOut {
     /// The buffer the next line is rendered into (appended to), or `None`
-    /// when the lines are no longer wanted (the item went over its
-    /// budget).
+    /// when the lines (or rows) are no longer wanted (the item went over
+    /// its budget, or the output is closed).
     fn buffer(&mut self) -> Option<&mut String>;
     /// The line just rendered into [`LineOut::buffer`] is complete; `key`
     /// is its `--unique` key (computed only with `--unique`).
@@ -46,6 +48,9 @@ pub trait LineOut {
     /// its `--unique` key); an out that keeps its lines drops them and
     /// marks the item for the writer.
     fn spill(&mut self, key: Option<KeyHash>, render: &mut dyn FnMut(&mut Spill<'_>));
+    /// A row of a columnar output (`--format parquet`), instead of a line;
+    /// `key` is its `--unique` key.
+    fn row(&mut self, fields: &LinkFields<'_>, key: Option<KeyHash>);
 }
 
 /// A link whose `raw` and `target` together pass this many bytes is
@@ -57,9 +62,10 @@ pub const SPILL_ROW: usize = 1 << 20;
 pub const MIN_RENDER_BUDGET: usize = 1 << 20;
 
 /// The output lines of one item, rendered into one text (one allocation
-/// per page, not one per link), up to a budget.
+/// per page, not one per link), up to a budget; for `--format parquet`,
+/// its rows as Arrow columns instead.
 ///
-/// Budget: an item's lines are kept while their text is at most
+/// Budget: an item's lines (or columns) are kept while their text is at most
 /// [`Lines::budget_for`] its payload (twice its size, at least
 /// [`MIN_RENDER_BUDGET`]); past that they are dropped and
 /// [`Lines::over_budget`] is set, and the writer renders the item again,
@@ -73,7 +79,12 @@ pub struct Lines {
     /// Where each line ends in `text`, with its `--unique` key (computed
     /// only with `--unique`).
     pub ends: Vec<LineEnd>,
-    /// The most bytes `text` may hold.
+    /// The rows of a columnar output (`--format parquet`); `None` until
+    /// the first.
+    pub columns: Option<LinkColumns>,
+    /// The `--unique` key of each row of `columns` (with `--unique` only).
+    pub keys: Vec<KeyHash>,
+    /// The most bytes `text` (or `columns`) may hold.
     budget: usize,
     /// The lines went over the budget and were dropped.
     pub over_budget: bool,
@@ -119,6 +130,8 @@ impl Lines {
         self.over_budget = true;
         self.text = String::new();
         self.ends = Vec::new();
+        self.columns = None;
+        self.keys = Vec::new();
     }
 }
 
@@ -152,6 +165,19 @@ impl LineOut for Lines {
     fn spill(&mut self, _: Option<KeyHash>, _: &mut dyn FnMut(&mut Spill<'_>)) {
         // The writer renders the item again, streaming.
         self.drop_lines();
+    }
+
+    fn row(&mut self, fields: &LinkFields<'_>, key: Option<KeyHash>) {
+        if self.over_budget {
+            return;
+        }
+        let columns = self.columns.get_or_insert_with(LinkColumns::new);
+        columns.push(fields);
+        if columns.bytes() > self.budget {
+            self.drop_lines();
+            return;
+        }
+        self.keys.extend(key);
     }
 }
 
@@ -208,6 +234,17 @@ pub struct Outcome {
     pub lines: Lines,
 }
 
+/// Where a page came from, for its rows.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// `FILE:OFFSET` of its record, or `FILE:0` for an HTML file.
+    pub id: &'a str,
+    /// The record's offset in its file (0 for an HTML file).
+    pub offset: u64,
+    /// The record's HTTP status, when it has an HTTP head.
+    pub status: Option<u16>,
+}
+
 /// Output settings every item needs.
 #[derive(Debug, Clone, Copy)]
 pub struct Render<'p> {
@@ -230,17 +267,30 @@ fn run_extract(
     body: &[u8],
     page: &Url,
     headers: &Headers<'_>,
-    record: &str,
+    origin: Origin<'_>,
     render: Render<'_>,
     out: &mut dyn LineOut,
 ) -> PageStats {
     let source = page.href();
+    let record = origin.id;
     let mut canon = render.canon.map(|p| Canonicalizer::new(p.clone()));
     let page_json = PageJson::new(source, record);
-    out.page(body.len());
+    let format = render.format.lines();
+    if format.is_some() {
+        out.page(body.len());
+    }
     let mut extractor = EXTRACTOR.with_borrow_mut(std::mem::take);
     let s = extractor.extract(body, page, headers, |l| {
         let mut canonical = None;
+        let Some(format) = format else {
+            // A columnar output: the row's values are copied into the
+            // columns (no line to spill).
+            if out.buffer().is_some() {
+                let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
+                out.row(&row.fields(origin.offset, origin.status), key);
+            }
+            return;
+        };
         let target_len = l.target.as_ref().map_or(0, |u| u.href().len());
         if l.raw.len() + target_len > SPILL_ROW {
             // A line too long to hold whole (canonicalization does not
@@ -248,7 +298,7 @@ fn run_extract(
             let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
             let page_json = &page_json;
             out.spill(key, &mut |spill| {
-                row.write(render.format, Some(page_json), spill);
+                row.write(format, Some(page_json), spill);
             });
             return;
         }
@@ -256,7 +306,7 @@ fn run_extract(
             return;
         };
         let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
-        row.write(render.format, Some(&page_json), text);
+        row.write(format, Some(&page_json), text);
         out.end_line(key);
     });
     EXTRACTOR.set(extractor);
@@ -357,13 +407,18 @@ pub fn process_into(
             false,
         ),
         Item::Page { file, url, body } => {
-            let record = format!("{file}:0");
+            let id = format!("{file}:0");
+            let origin = Origin {
+                id: &id,
+                offset: 0,
+                status: None,
+            };
             let class = match Url::parse(url) {
                 Ok(page) => Class::Html(run_extract(
                     body,
                     &page,
                     &Headers::default(),
-                    &record,
+                    origin,
                     render,
                     out,
                 )),
@@ -385,14 +440,26 @@ pub fn process_into(
                     match record.target_uri.as_deref().map(|u| Url::parse(u.trim())) {
                         Some(Ok(page)) => {
                             let id = format!("{file}:{}", record.offset);
+                            let origin = Origin {
+                                id: &id,
+                                offset: record.offset,
+                                status: record.http.as_ref().map(|h| h.status),
+                            };
                             if html {
-                                Class::Html(run_extract(&record.body, &page, &h, &id, render, out))
+                                Class::Html(run_extract(
+                                    &record.body,
+                                    &page,
+                                    &h,
+                                    origin,
+                                    render,
+                                    out,
+                                ))
                             } else {
                                 let h = Headers {
                                     content_type: Vec::new(),
                                     ..h
                                 };
-                                Class::HeaderOnly(run_extract(b"", &page, &h, &id, render, out))
+                                Class::HeaderOnly(run_extract(b"", &page, &h, origin, render, out))
                             }
                         }
                         _ => Class::NoUrl,

@@ -12,10 +12,11 @@
 //! (`LinkBatch.__arrow_c_array__`, `LinkBatches.__arrow_c_stream__`):
 //! no copy.
 //!
-//! Columns: the CLI's JSON row fields (`source`, `target`, `error`, `raw`,
-//! `tag`, `attr`, `kind`, `rel`, `text`, `record` = `FILE:OFFSET`), then
-//! `offset` (the record's offset in the file) and `status` (its HTTP
-//! status, null without an HTTP head). A bad record is counted
+//! Columns (`spinneret_columns::schema`, the schema of `spinneret links
+//! --format parquet` too): the CLI's JSON row fields (`source`, `target`,
+//! `error`, `raw`, `tag`, `attr`, `kind`, `rel`, `text`, `record` =
+//! `FILE:OFFSET`), then `offset` (the record's offset in the file) and
+//! `status` (its HTTP status, null without an HTTP head). A bad record is counted
 //! (`LinkBatches.bad_records`, its message in `errors`) and the file
 //! goes on; with `strict`, it raises `ValueError` instead.
 //!
@@ -29,15 +30,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use arrow_array::builder::{StringBuilder, UInt16Builder, UInt64Builder};
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use arrow_schema::{ArrowError, Schema};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyCapsule};
 use spinneret_canon::Canonicalizer;
+use spinneret_columns::{LinkColumns, LinkFields, schema};
 use spinneret_extract::{Extractor, Headers};
 use spinneret_url::Url;
 use spinneret_warc::{Options, Reader, Record, RecordType};
@@ -46,67 +47,6 @@ use crate::links::fields;
 
 /// The most bad-record messages kept in `LinkBatches.errors`.
 const ERRORS_KEPT: usize = 1000;
-
-/// The batches' schema.
-pub fn schema() -> SchemaRef {
-    let text = |name: &str, nullable: bool| Field::new(name, DataType::Utf8, nullable);
-    Arc::new(Schema::new(vec![
-        text("source", false),
-        text("target", true),
-        text("error", true),
-        text("raw", false),
-        text("tag", true),
-        text("attr", false),
-        text("kind", false),
-        text("rel", true),
-        text("text", true),
-        text("record", false),
-        Field::new("offset", DataType::UInt64, false),
-        Field::new("status", DataType::UInt16, true),
-    ]))
-}
-
-/// The columns of the batch being filled.
-#[derive(Default)]
-struct Columns {
-    source: StringBuilder,
-    target: StringBuilder,
-    error: StringBuilder,
-    raw: StringBuilder,
-    tag: StringBuilder,
-    attr: StringBuilder,
-    kind: StringBuilder,
-    rel: StringBuilder,
-    text: StringBuilder,
-    record: StringBuilder,
-    offset: UInt64Builder,
-    status: UInt16Builder,
-    rows: usize,
-}
-
-impl Columns {
-    /// The rows so far as a batch; the columns start empty again.
-    fn finish(&mut self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
-        self.rows = 0;
-        RecordBatch::try_new(
-            schema.clone(),
-            vec![
-                Arc::new(self.source.finish()),
-                Arc::new(self.target.finish()),
-                Arc::new(self.error.finish()),
-                Arc::new(self.raw.finish()),
-                Arc::new(self.tag.finish()),
-                Arc::new(self.attr.finish()),
-                Arc::new(self.kind.finish()),
-                Arc::new(self.rel.finish()),
-                Arc::new(self.text.finish()),
-                Arc::new(self.record.finish()),
-                Arc::new(self.offset.finish()),
-                Arc::new(self.status.finish()),
-            ],
-        )
-    }
-}
 
 /// What the reading thread sends.
 enum Message {
@@ -163,7 +103,6 @@ struct Job {
 /// The reading thread: records to batches, until the end or until the
 /// iterator is gone (a send fails).
 fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
-    let schema = schema();
     let reader: Box<dyn Read> = match job.source {
         Source::Path(p) => match std::fs::File::open(&p) {
             Ok(f) => Box::new(io::BufReader::with_capacity(1 << 16, f)),
@@ -185,11 +124,11 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
         None => None,
     };
     let mut extractor = Extractor::new();
-    let mut cols = Columns::default();
+    let mut cols = LinkColumns::new();
     // A record with more links than a batch holds is sent in slices of the
     // batch (no copy).
     let batch_rows = job.batch_rows;
-    let send = |cols: &mut Columns| match cols.finish(&schema) {
+    let send = |cols: &mut LinkColumns| match cols.finish() {
         Ok(b) => (0..b.num_rows()).step_by(batch_rows).all(|start| {
             let len = batch_rows.min(b.num_rows() - start);
             tx.send(Message::Batch(b.slice(start, len))).is_ok()
@@ -209,7 +148,7 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
             Err(e) => {
                 let msg = format!("{}: {e}", job.name);
                 if job.strict {
-                    if cols.rows > 0 && !send(&mut cols) {
+                    if cols.rows() > 0 && !send(&mut cols) {
                         return;
                     }
                     let _ = tx.send(Message::Failed(msg));
@@ -223,11 +162,11 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
                 }
             }
         }
-        if cols.rows >= batch_rows && !send(&mut cols) {
+        if cols.rows() >= batch_rows && !send(&mut cols) {
             return;
         }
     }
-    if cols.rows > 0 {
+    if cols.rows() > 0 {
         send(&mut cols);
     }
 }
@@ -239,7 +178,7 @@ fn record_links(
     id: &str,
     extractor: &mut Extractor,
     mut canon: Option<&mut Canonicalizer>,
-    cols: &mut Columns,
+    cols: &mut LinkColumns,
 ) {
     if !matches!(record.kind, RecordType::Response | RecordType::Resource) {
         return;
@@ -262,19 +201,20 @@ fn record_links(
     let source = page.href();
     extractor.extract(body, &page, &headers, |l| {
         let f = fields(&l, canon.as_deref_mut());
-        cols.source.append_value(source);
-        cols.target.append_option(f.target.as_deref());
-        cols.error.append_option(f.error);
-        cols.raw.append_value(l.raw);
-        cols.tag.append_option(f.tag.as_deref());
-        cols.attr.append_value(l.attribute);
-        cols.kind.append_value(l.kind.as_str());
-        cols.rel.append_option(l.rel);
-        cols.text.append_option(l.text);
-        cols.record.append_value(id);
-        cols.offset.append_value(record.offset);
-        cols.status.append_option(status);
-        cols.rows += 1;
+        cols.push(&LinkFields {
+            source,
+            target: f.target.as_deref(),
+            error: f.error,
+            raw: l.raw,
+            tag: f.tag.as_deref(),
+            attr: l.attribute,
+            kind: l.kind.as_str(),
+            rel: l.rel,
+            text: l.text,
+            record: id,
+            offset: record.offset,
+            status,
+        });
     });
 }
 

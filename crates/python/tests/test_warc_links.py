@@ -43,6 +43,20 @@ def test_rows_equal_the_cli_on_every_corpus_file(shared, spinneret_bin):
     assert total > 10_000
 
 
+def test_cli_parquet_equals_warc_links_on_every_corpus_file(shared, spinneret_bin, tmp_path):
+    # `spinneret links --format parquet` and warc_links: one schema, the same
+    # table (offsets and statuses included), for pyarrow, DuckDB or Spark.
+    import pyarrow.parquet as pq
+
+    for i, path in enumerate(corpus_files(shared)):
+        out = tmp_path / f"{i}.parquet"
+        run_cli(spinneret_bin, ["links", "--format", "parquet", "-o", str(out), str(path)])
+        from_cli = pq.read_table(out)
+        from_python = pa.RecordBatchReader.from_stream(spinneret.warc_links(str(path))).read_all()
+        assert from_cli.schema.equals(from_python.schema), path
+        assert from_cli.equals(from_python), path
+
+
 def most_links(shared):
     return max(corpus_files(shared), key=lambda p: sum(len(b) for b in spinneret.warc_links(str(p))))
 
