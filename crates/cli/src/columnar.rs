@@ -16,7 +16,8 @@ use arrow_array::{BooleanArray, RecordBatch};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
 use spinneret_canon::KeyHash;
 use spinneret_columns::{LinkColumns, schema};
 
@@ -26,6 +27,10 @@ use crate::output::Unique;
 /// reader can skip and parallelize over a crawl's file, and the writer
 /// holds one row group at a time.
 pub const ROW_GROUP_ROWS: usize = 1 << 17;
+
+/// The columns written without statistics: the others (`error`, `tag`,
+/// `attr`, `kind`, `offset`, `status`) hold short values.
+const TEXT_WITHOUT_STATISTICS: [&str; 6] = ["source", "target", "raw", "rel", "text", "record"];
 
 /// A streamed page's rows are written every this many rows.
 pub const STREAM_BATCH_ROWS: usize = 1 << 16;
@@ -68,9 +73,16 @@ impl ParquetOut {
     /// row group).
     pub fn new() -> Result<ParquetOut, ParquetOutError> {
         let props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::default()))
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_created_by(format!("spinneret {}", env!("CARGO_PKG_VERSION")))
+            .set_compression(Compression::ZSTD(ZstdLevel::default()));
+        // No min/max statistics for the columns of unbounded text (URLs,
+        // anchor text): they would keep whole copies of the longest
+        // values (a 50 MB link cost 215 MB more), for little pruning.
+        let props = TEXT_WITHOUT_STATISTICS.iter().fold(props, |p, name| {
+            p.set_column_statistics_enabled(ColumnPath::from(*name), EnabledStatistics::None)
+        });
+        let props = props
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .build();
         Ok(ParquetOut {
             writer: ArrowWriter::try_new(Vec::new(), schema(), Some(props))?,
