@@ -31,10 +31,14 @@
 
 use std::io::{self, BufRead, Read};
 
+use crate::ahead::{Ahead, Prefetch};
 use crate::error::Container;
 use crate::inflate::GzipInflater;
 
-const GZIP_MAGIC: &[u8] = b"\x1f\x8b\x08";
+pub(crate) const GZIP_MAGIC: &[u8] = b"\x1f\x8b\x08";
+/// The shortest gzip member: a 10-byte header, an empty block, an 8-byte
+/// trailer.
+pub(crate) const MIN_MEMBER: usize = 18;
 const ZSTD_MAGIC: &[u8] = b"\x28\xb5\x2f\xfd";
 /// The little-endian magic of the zstd skippable frame that carries a WARC
 /// dictionary (`0x184D2A5D`).
@@ -269,6 +273,26 @@ pub(crate) struct Source<'a> {
     done: bool,
     /// One-call inflate of whole gzip members ([`Source::whole_member`]).
     inflater: GzipInflater,
+    /// Whole gzip members inflated ahead, on other threads.
+    prefetch: Option<Box<dyn Prefetch + 'a>>,
+}
+
+/// The cap of a source made with `cap`: its window and its largest
+/// one-call member.
+pub(crate) fn source_cap(cap: usize) -> usize {
+    cap.max(READ_STEP)
+}
+
+/// The inflated size the one-call path expects of `member` (its trailer's
+/// ISIZE), or `None` when it does not take the member: shorter than a
+/// member can be, or inflating to more than `cap`.
+pub(crate) fn whole_member_size(member: &[u8], cap: usize) -> Option<usize> {
+    if member.len() < MIN_MEMBER {
+        return None;
+    }
+    let trailer: [u8; 8] = member[member.len() - 8..].try_into().ok()?;
+    let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]) as usize;
+    (size <= cap).then_some(size)
 }
 
 /// Detects the container from the first bytes (and, for damaged starts, from
@@ -329,8 +353,13 @@ impl<'a> Source<'a> {
 
     /// A source over a reader; at most about `cap` compressed bytes are kept.
     pub(crate) fn from_read(reader: Box<dyn Read + 'a>, cap: usize) -> Self {
-        let cap = cap.max(READ_STEP);
+        let cap = source_cap(cap);
         Self::with_input(Input::from_read(reader, cap), cap)
+    }
+
+    /// Whole gzip members are first asked of `prefetch` (see `ahead.rs`).
+    pub(crate) fn set_prefetch(&mut self, prefetch: Box<dyn Prefetch + 'a>) {
+        self.prefetch = Some(prefetch);
     }
 
     fn with_input(mut input: Input<'a>, cap: usize) -> Self {
@@ -344,10 +373,11 @@ impl<'a> Source<'a> {
             pos: 0,
             member: None,
             dict: None,
-            cap: cap.max(READ_STEP),
+            cap: source_cap(cap),
             silent_resync: false,
             done: false,
             inflater: GzipInflater::new(),
+            prefetch: None,
         }
     }
 
@@ -536,7 +566,6 @@ impl<'a> Source<'a> {
     /// over `cap`) returns `None` and the streaming decoder handles the
     /// member with all its error reporting and resynchronisation.
     fn whole_member(&mut self, out: &mut Vec<u8>) -> Option<Fill> {
-        const MIN_MEMBER: usize = 18; // 10-byte header, empty block, 8-byte trailer
         let pos = self.pos;
         let cap = self.cap;
         let input = self.input.as_mut()?;
@@ -561,15 +590,23 @@ impl<'a> Source<'a> {
             }
         };
         let member = input.avail(pos).get(..end)?;
-        if member.len() < MIN_MEMBER {
-            return None;
-        }
-        let trailer: [u8; 8] = member[member.len() - 8..].try_into().ok()?;
-        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]) as usize;
-        if size > cap {
-            return None;
-        }
-        if !self.inflater.append_member(member, size, out) {
+        let size = whole_member_size(member, cap)?;
+        // The same member inflated ahead by the same function, if it was
+        // (see `ahead.rs`); else inflated here.
+        let ahead = self.prefetch.as_mut().map(|p| p.take(pos, end));
+        let inflated = match ahead {
+            Some(Ahead::Output(data)) => {
+                if out.is_empty() {
+                    *out = data;
+                } else {
+                    out.extend_from_slice(&data);
+                }
+                true
+            }
+            Some(Ahead::Rejected) => false,
+            Some(Ahead::NotDone) | None => self.inflater.append_member(member, size, out),
+        };
+        if !inflated {
             return None;
         }
         self.pos = pos + end as u64;

@@ -38,7 +38,10 @@
 //!   failing member is reported and decoding resumes at the next member
 //!   magic. A gzip member is inflated in one call when it can be
 //!   (`inflate.rs`, libdeflate over FFI: the crate's only `unsafe`), else
-//!   streamed.
+//!   streamed. A caller may inflate whole members ahead of the reader, on
+//!   other threads ([`ahead`], [`Reader::from_read_ahead`]): the reader
+//!   then takes each member's output instead of inflating it, with the same
+//!   records as a proof obligation kept by construction (see `ahead.rs`).
 //! - [`Reader`] (`reader.rs`): records over the decoded stream. Each record
 //!   is its header — a WARC header block (`warc_header.rs`) or an ARC header
 //!   line (`arc_header.rs`) — then a block of the declared length, which must
@@ -66,6 +69,7 @@
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod ahead;
 mod arc_header;
 mod body;
 mod container;

@@ -160,7 +160,43 @@ impl<'a> Reader<'a> {
         Self::with_source(Source::from_read(Box::new(reader), Self::cap(&opts)), opts)
     }
 
-    fn cap(opts: &Options) -> usize {
+    /// A streaming reader as [`Reader::from_read`], whose whole gzip
+    /// members are first asked of `prefetch` (inflated ahead, typically on
+    /// other threads: see [`crate::ahead`]). It yields exactly the records
+    /// and errors of [`Reader::from_read`] over the same bytes, provided
+    /// `prefetch` keeps its contract (answers computed by
+    /// [`MemberInflater`](crate::ahead::MemberInflater) on those very bytes).
+    ///
+    /// ```
+    /// use spinneret_warc::ahead::{InlinePrefetch, Splitter};
+    /// use spinneret_warc::{Options, Reader};
+    /// # fn gz(b: &[u8]) -> Vec<u8> { use std::io::Write;
+    /// #   let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    /// #   e.write_all(b).unwrap(); e.finish().unwrap() }
+    /// let record = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 4\r\n\r\n<p>x\r\n\r\n";
+    /// let file = [gz(record), gz(record)].concat();
+    /// let opts = Options::default();
+    /// // Cut and inflate ahead (here on this thread; a caller would use others).
+    /// let (mut splitter, mut candidates) = (Splitter::new(&opts), Vec::new());
+    /// splitter.push(&file, &mut candidates);
+    /// splitter.finish(&mut candidates);
+    /// let mut prefetch = InlinePrefetch::new(&opts);
+    /// prefetch.add(candidates);
+    /// let reader = Reader::from_read_ahead(&file[..], opts, Box::new(prefetch));
+    /// let offsets: Vec<u64> = reader.map(|r| r.unwrap().offset).collect();
+    /// assert_eq!(offsets, [0, file.len() as u64 / 2]);
+    /// ```
+    pub fn from_read_ahead<R: Read + 'a>(
+        reader: R,
+        opts: Options,
+        prefetch: Box<dyn crate::ahead::Prefetch + 'a>,
+    ) -> Self {
+        let mut src = Source::from_read(Box::new(reader), Self::cap(&opts));
+        src.set_prefetch(prefetch);
+        Self::with_source(src, opts)
+    }
+
+    pub(crate) fn cap(opts: &Options) -> usize {
         usize::try_from(opts.max_record_size)
             .unwrap_or(usize::MAX)
             .saturating_add(MAX_HEADER)
