@@ -17,6 +17,7 @@ use spinneret_warc::{Options, Reader, Record};
 
 use crate::Error;
 use crate::args::LinksArgs;
+use crate::read_ahead::Workers;
 
 /// One input, as resolved from the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,21 +208,28 @@ pub fn read_html(path: &Path) -> std::io::Result<Vec<u8>> {
 /// Produces every item of `sources` in order, calling `emit` with each and
 /// its input position in bytes (over all sources; compressed bytes for
 /// WARC files). Stops early when `emit` returns `false`. Streams WARC files
-/// and standard input. Returns the input bytes read.
-pub fn produce(sources: &[Source], opts: Options, emit: &mut dyn FnMut(Item, u64) -> bool) -> u64 {
+/// and standard input; with `workers`, their gzip members are inflated by
+/// the workers ([`crate::read_ahead`]), else on this thread. Returns the
+/// input bytes read.
+pub fn produce(
+    sources: &[Source],
+    opts: Options,
+    workers: Option<Workers<'_>>,
+    emit: &mut dyn FnMut(Item, u64) -> bool,
+) -> u64 {
     let mut base = 0u64;
     for s in sources {
         match s {
             Source::Warc(_) | Source::Stdin => {
                 let (name, reader) = match s {
                     Source::Warc(p) => {
-                        let file = std::fs::File::open(p)
-                            .map(|f| Box::new(BufReader::new(f)) as Box<dyn Read>);
+                        let file =
+                            std::fs::File::open(p).map(|f| Box::new(f) as Box<dyn Read + Send>);
                         (p.display().to_string(), file)
                     }
                     _ => (
                         "-".to_owned(),
-                        Ok(Box::new(std::io::stdin().lock()) as Box<dyn Read>),
+                        Ok(Box::new(std::io::stdin()) as Box<dyn Read + Send>),
                     ),
                 };
                 let file: Arc<str> = Arc::from(name);
@@ -239,33 +247,20 @@ pub fn produce(sources: &[Source], opts: Options, emit: &mut dyn FnMut(Item, u64
                         continue;
                     }
                 };
-                let mut records = Reader::from_read(reader, opts);
-                for r in records.by_ref() {
-                    let (item, off) = match r {
-                        Ok(record) => {
-                            let off = record.offset;
-                            (
-                                Item::Record {
-                                    file: file.clone(),
-                                    record: Box::new(record),
-                                },
-                                off,
-                            )
+                let (read, stop) = std::thread::scope(|scope| {
+                    let records = match workers {
+                        Some(w) => {
+                            let (read, slots) = w.read_ahead(scope, reader, opts);
+                            Reader::from_read_ahead(read, opts, Box::new(slots))
                         }
-                        Err(e) => (
-                            Item::Bad {
-                                file: file.clone(),
-                                offset: Some(e.offset()),
-                                what: e.to_string(),
-                            },
-                            e.offset(),
-                        ),
+                        None => Reader::from_read(BufReader::new(reader), opts),
                     };
-                    if !emit(item, base + off) {
-                        return base + off;
-                    }
+                    records_of(records, &file, base, emit)
+                });
+                if let Some(at) = stop {
+                    return at;
                 }
-                base += records.bytes_read();
+                base += read;
             }
             Source::Html { path, url } => {
                 let item = page_item(path, url);
@@ -286,6 +281,42 @@ pub fn produce(sources: &[Source], opts: Options, emit: &mut dyn FnMut(Item, u64
         }
     }
     base
+}
+
+/// Emits the items of one file's `records` (positions from `base`): the
+/// bytes read, and where the run stopped if `emit` stopped it.
+fn records_of(
+    mut records: Reader<'_>,
+    file: &Arc<str>,
+    base: u64,
+    emit: &mut dyn FnMut(Item, u64) -> bool,
+) -> (u64, Option<u64>) {
+    for r in records.by_ref() {
+        let (item, off) = match r {
+            Ok(record) => {
+                let off = record.offset;
+                (
+                    Item::Record {
+                        file: file.clone(),
+                        record: Box::new(record),
+                    },
+                    off,
+                )
+            }
+            Err(e) => (
+                Item::Bad {
+                    file: file.clone(),
+                    offset: Some(e.offset()),
+                    what: e.to_string(),
+                },
+                e.offset(),
+            ),
+        };
+        if !emit(item, base + off) {
+            return (records.bytes_read(), Some(base + off));
+        }
+    }
+    (records.bytes_read(), None)
 }
 
 fn page_item(path: &Path, url: &str) -> Item {
@@ -370,6 +401,7 @@ mod tests {
         produce(
             &[Source::Warc(d.join("w.warc"))],
             Options::default(),
+            None,
             &mut |item, _| {
                 kinds.push(match item {
                     Item::Record { .. } => "record",

@@ -45,6 +45,7 @@ pub mod input;
 pub mod output;
 pub mod pipeline;
 pub mod process;
+pub mod read_ahead;
 pub mod stats;
 pub mod tree;
 

@@ -31,6 +31,7 @@
 //! options, never on `--threads` or `--batch`.
 
 use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
@@ -44,6 +45,7 @@ use crate::columnar::{ParquetOut, ParquetOutError};
 use crate::input::{self, Item, Source};
 use crate::output::{Spill, TSV_HEADER, Unique};
 use crate::process::{Class, LineOut, Lines, Outcome, Render, process, process_into};
+use crate::read_ahead::{Urgent, Workers};
 use crate::stats::Stats;
 use spinneret_canon::KeyHash;
 use spinneret_columns::LinkFields;
@@ -208,6 +210,7 @@ pub fn run(
         .num_threads(args.threads)
         .build()
         .map_err(|e| Error::Threads(e.to_string()))?;
+    let urgent = Arc::new(Urgent::default());
     let bar = if progress {
         progress_bar(sources.iter().map(input::source_len).sum())
     } else {
@@ -249,10 +252,16 @@ pub fn run(
     let result: Result<u64, Error> = std::thread::scope(|scope| {
         let (tx, rx) = sync_channel::<(Vec<Item>, u64)>(1);
         let sources = &sources;
+        // With one worker, the producer inflates itself (a second core's
+        // work); with more, the workers inflate (see `read_ahead`).
+        let workers = (args.threads > 1).then_some(Workers {
+            pool: &pool,
+            urgent: &urgent,
+        });
         let producer = scope.spawn(move || {
             let mut batch = Vec::new();
             let mut weight = 0usize;
-            let done = input::produce(sources, opts, &mut |item, pos| {
+            let done = input::produce(sources, opts, workers, &mut |item, pos| {
                 weight += item.weight();
                 batch.push(item);
                 if batch.len() >= batch_records || weight >= BATCH_BYTES {
@@ -276,13 +285,15 @@ pub fn run(
         // over their budget.
         type Done = (Option<Outcome>, Option<Item>);
         let (done_tx, done_rx) = sync_channel::<(Vec<Done>, u64)>(1);
-        let pool = &pool;
+        let (pool, urgent) = (&pool, &urgent);
         let processor = scope.spawn(move || {
             for (batch, pos) in rx.iter() {
                 let outcomes: Vec<Done> = pool.install(|| {
                     batch
                         .into_par_iter()
                         .map(|item| {
+                            // The reading thread may be waiting for these.
+                            urgent.run_all();
                             if item.weight() > STREAM_PAYLOAD {
                                 return (None, Some(item));
                             }

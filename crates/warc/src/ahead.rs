@@ -10,8 +10,8 @@
 //! rule depends only on the file's bytes, so it can be applied ahead of
 //! the reader by anyone who sees the same bytes:
 //!
-//! - [`Splitter`] cuts the bytes of a file, as they are read, into
-//!   [`Candidate`] members by exactly that rule, starting at each member
+//! - [`Splitter`] cuts a file, as its bytes are read, into [`Candidate`]
+//!   members by exactly that rule, starting at each member
 //!   magic of the chain (the first magic of the file, then each
 //!   candidate's end);
 //! - [`MemberInflater::inflate`] computes, on any thread, exactly what the
@@ -37,8 +37,9 @@
 //! up on a member longer than the cap — the reader inflates (or streams)
 //! the member itself, as it always did: a prefetch only ever saves work.
 //!
-//! Invariant: nothing here allocates more than the cap per candidate; a
-//! candidate that would pass the cap is dropped, not held.
+//! Invariant: the splitter holds no bytes of the file (a caller keeps those
+//! from [`Splitter::open_from`] on); a candidate that would pass the cap
+//! is dropped, as the reader would stream it.
 
 use std::collections::VecDeque;
 
@@ -47,14 +48,14 @@ use crate::inflate::GzipInflater;
 use crate::reader::{Options, Reader};
 
 /// A gzip member cut from a file by the reader's rule, to be inflated
-/// ahead of the reader.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// ahead of the reader: the bytes `start..start + len` of the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Candidate {
     /// The file offset of its magic.
     pub start: u64,
-    /// Its bytes: from its magic to the next member magic of the chain (or
-    /// the end of the file).
-    pub bytes: Vec<u8>,
+    /// Its length: from its magic to the next member magic of the chain
+    /// (or the end of the file).
+    pub len: usize,
 }
 
 /// What a [`Prefetch`] knows of a member the reader is about to inflate.
@@ -86,94 +87,100 @@ pub fn member_cap(opts: &Options) -> usize {
     crate::container::source_cap(Reader::cap(opts))
 }
 
-/// Cuts a file's bytes, pushed in order from its first byte, into the
-/// [`Candidate`] members of the reader's one-call path.
+/// Cuts a file, its bytes pushed in order from the first, into the
+/// [`Candidate`] members of the reader's one-call path. It keeps no bytes
+/// but a possible magic's first two: the caller keeps the bytes from
+/// [`Splitter::open_from`] on, to hand each candidate's bytes to an
+/// inflater.
 #[derive(Debug)]
 pub struct Splitter {
-    cap: usize,
-    /// Bytes from file offset `at`: the open candidate (from its magic)
-    /// when `open`, else the unsearched tail.
-    buf: Vec<u8>,
-    at: u64,
-    open: bool,
-    /// Where in `buf` the search for the next magic goes on.
-    searched: usize,
+    cap: u64,
+    /// The file offset of the next byte pushed.
+    pos: u64,
+    /// The open candidate's start (a magic), if one is open.
+    open: Option<u64>,
+    /// The last bytes pushed (at most two): a magic may begin there.
+    carry: Vec<u8>,
 }
 
 impl Splitter {
     /// A splitter for a reader with `opts`.
     pub fn new(opts: &Options) -> Splitter {
         Splitter {
-            cap: member_cap(opts),
-            buf: Vec::new(),
-            at: 0,
-            open: false,
-            searched: 0,
+            cap: member_cap(opts) as u64,
+            pos: 0,
+            open: None,
+            carry: Vec::with_capacity(GZIP_MAGIC.len() * 2),
         }
     }
 
-    /// Appends the next `bytes` of the file; every candidate they complete
+    /// Where the open candidate begins: bytes before it are no longer
+    /// needed for a candidate.
+    pub fn open_from(&self) -> Option<u64> {
+        self.open
+    }
+
+    /// Takes the next `bytes` of the file; every candidate they complete
     /// is pushed to `out`.
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<Candidate>) {
-        self.buf.extend_from_slice(bytes);
-        loop {
-            let found = self
-                .buf
-                .get(self.searched..)
-                .and_then(|rest| memchr::memmem::find(rest, GZIP_MAGIC))
-                .map(|i| self.searched + i);
-            match (found, self.open) {
-                (Some(end), true) => {
-                    // The open candidate ends at the next magic of the
-                    // chain, which starts the next one.
-                    let rest = self.buf.split_off(end);
-                    let bytes = std::mem::replace(&mut self.buf, rest);
-                    out.push(Candidate {
-                        start: self.at,
-                        bytes,
-                    });
-                    self.at += end as u64;
-                    self.searched = MIN_MEMBER;
-                }
-                (Some(start), false) => {
-                    self.buf.drain(..start);
-                    self.at += start as u64;
-                    self.open = true;
-                    self.searched = MIN_MEMBER;
-                }
-                (None, open) => {
-                    // A magic may straddle the end: search its first bytes
-                    // again.
-                    let keep = self.buf.len().saturating_sub(GZIP_MAGIC.len() - 1);
-                    if open && self.buf.len() <= self.cap {
-                        self.searched = keep.max(MIN_MEMBER);
-                    } else {
-                        // Nothing open, or a member longer than the cap
-                        // (the reader streams it): drop all but a possible
-                        // magic's start, and look for the next magic.
-                        self.buf.drain(..keep);
-                        self.at += keep as u64;
-                        self.open = false;
-                        self.searched = 0;
-                    }
-                    return;
-                }
+        // A magic that begins in the carried bytes and ends in these.
+        let carried = self.carry.len();
+        let mut joined = self.carry.clone();
+        joined.extend_from_slice(&bytes[..bytes.len().min(GZIP_MAGIC.len() - 1)]);
+        if let Some(i) = memchr::memmem::find(&joined, GZIP_MAGIC).filter(|&i| i < carried) {
+            self.magic(self.pos - (carried - i) as u64, out);
+        }
+        for i in memchr::memmem::find_iter(bytes, GZIP_MAGIC) {
+            self.magic(self.pos + i as u64, out);
+        }
+        self.pos += bytes.len() as u64;
+        // A member longer than the cap is not taken whole: the reader
+        // streams it. Drop it, and start at the next magic.
+        if self.open.is_some_and(|at| self.pos - at > self.cap) {
+            self.open = None;
+        }
+        // Carry the last bytes a magic may begin in.
+        let keep = GZIP_MAGIC.len() - 1;
+        if bytes.len() < keep {
+            joined.truncate(carried);
+            joined.extend_from_slice(bytes);
+        } else {
+            joined.clear();
+            joined.extend_from_slice(&bytes[bytes.len() - keep..]);
+        }
+        let tail = &joined[joined.len().saturating_sub(keep)..];
+        self.carry.clear();
+        self.carry.extend_from_slice(tail);
+    }
+
+    /// A member magic at `at`: it ends the open candidate (if at least
+    /// [`MIN_MEMBER`] bytes after its start, as the reader searches) and
+    /// starts the next.
+    fn magic(&mut self, at: u64, out: &mut Vec<Candidate>) {
+        match self.open {
+            Some(start) if at < start + MIN_MEMBER as u64 => {}
+            Some(start) => {
+                out.push(Candidate {
+                    start,
+                    len: (at - start) as usize,
+                });
+                self.open = Some(at);
             }
+            None => self.open = Some(at),
         }
     }
 
     /// The end of the file: the open candidate, if any, ends there.
     pub fn finish(&mut self, out: &mut Vec<Candidate>) {
-        if self.open && self.buf.len() <= self.cap {
+        if let Some(start) = self.open.take()
+            && self.pos - start <= self.cap
+        {
             out.push(Candidate {
-                start: self.at,
-                bytes: std::mem::take(&mut self.buf),
+                start,
+                len: (self.pos - start) as usize,
             });
         }
-        self.at += self.buf.len() as u64;
-        self.buf.clear();
-        self.open = false;
-        self.searched = 0;
+        self.carry.clear();
     }
 }
 
@@ -221,11 +228,14 @@ impl InlinePrefetch {
         }
     }
 
-    /// Inflates `candidates` ahead.
-    pub fn add(&mut self, candidates: Vec<Candidate>) {
+    /// Inflates `candidates` of `file` (the whole file) ahead.
+    pub fn add(&mut self, file: &[u8], candidates: &[Candidate]) {
         for c in candidates {
-            let result = self.inflater.inflate(&c.bytes);
-            self.ready.push_back((c.start, c.bytes.len(), result));
+            let bytes = usize::try_from(c.start)
+                .ok()
+                .and_then(|at| file.get(at..at.checked_add(c.len)?));
+            let result = bytes.and_then(|b| self.inflater.inflate(b));
+            self.ready.push_back((c.start, c.len, result));
         }
     }
 }
@@ -251,6 +261,15 @@ mod tests {
     use crate::container::tests::gz;
 
     fn split(file: &[u8], piece: usize, opts: &Options) -> Vec<Candidate> {
+        let got = split_only(file, piece, opts);
+        // Candidates are contiguous in the chain.
+        for w in got.windows(2) {
+            assert_eq!(w[0].start + w[0].len as u64, w[1].start);
+        }
+        got
+    }
+
+    fn split_only(file: &[u8], piece: usize, opts: &Options) -> Vec<Candidate> {
         let (mut splitter, mut out) = (Splitter::new(opts), Vec::new());
         for chunk in file.chunks(piece.max(1)) {
             splitter.push(chunk, &mut out);
@@ -281,7 +300,8 @@ mod tests {
             let at: Vec<u64> = got.iter().map(|c| c.start).collect();
             assert_eq!(at, starts, "pieces of {piece}");
             for (c, t) in got.iter().zip(&texts) {
-                assert_eq!(inflater.inflate(&c.bytes).as_deref(), Some(&t[..]));
+                let bytes = &file[c.start as usize..][..c.len];
+                assert_eq!(inflater.inflate(bytes).as_deref(), Some(&t[..]));
             }
         }
     }
@@ -334,26 +354,21 @@ mod tests {
         let opts = Options::default();
         let file = [gz(b"one"), gz(b"two"), gz(b"three")].concat();
         let candidates = split(&file, 5, &opts);
-        let (a, b, c) = (&candidates[0], &candidates[1], &candidates[2]);
+        let (a, b, c) = (candidates[0], candidates[1], candidates[2]);
         let mut p = InlinePrefetch::new(&opts);
-        p.add(candidates.clone());
-        assert_eq!(p.take(a.start, a.bytes.len() + 1), Ahead::NotDone);
-        assert_eq!(
-            p.take(b.start, b.bytes.len()),
-            Ahead::Output(b"two".to_vec())
-        );
-        assert_eq!(p.take(b.start, b.bytes.len()), Ahead::NotDone);
-        assert_eq!(
-            p.take(c.start, c.bytes.len()),
-            Ahead::Output(b"three".to_vec())
-        );
+        p.add(&file, &candidates);
+        assert_eq!(p.take(a.start, a.len + 1), Ahead::NotDone);
+        assert_eq!(p.take(b.start, b.len), Ahead::Output(b"two".to_vec()));
+        assert_eq!(p.take(b.start, b.len), Ahead::NotDone);
+        assert_eq!(p.take(c.start, c.len), Ahead::Output(b"three".to_vec()));
         let mut p = InlinePrefetch::new(&opts);
-        let fake = b"\x1f\x8b\x08 not really a member".to_vec();
-        let len = fake.len();
-        p.add(vec![Candidate {
+        let fake = b"\x1f\x8b\x08 not really a member";
+        let whole = Candidate {
             start: 0,
-            bytes: fake,
-        }]);
-        assert_eq!(p.take(0, len), Ahead::Rejected);
+            len: fake.len(),
+        };
+        p.add(fake, &[whole, Candidate { start: 5, len: 100 }]);
+        assert_eq!(p.take(0, fake.len()), Ahead::Rejected);
+        assert_eq!(p.take(5, 100), Ahead::Rejected);
     }
 }

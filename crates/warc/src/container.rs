@@ -88,7 +88,10 @@ pub(crate) enum Fill {
 pub(crate) struct Input<'a> {
     slice: &'a [u8],
     reader: Option<Box<dyn Read + 'a>>,
+    /// The window is `buf[..filled]`; the rest of `buf` is initialized
+    /// room for the next reads (zeroed once, when the window grows).
     buf: Vec<u8>,
+    filled: usize,
     start: u64,
     cursor: u64,
     keep: u64,
@@ -104,6 +107,7 @@ impl<'a> Input<'a> {
             slice: data,
             reader: None,
             buf: Vec::new(),
+            filled: 0,
             start: 0,
             cursor: 0,
             keep: 0,
@@ -119,6 +123,7 @@ impl<'a> Input<'a> {
             slice: &[],
             reader: Some(reader),
             buf: Vec::new(),
+            filled: 0,
             start: 0,
             cursor: 0,
             keep: 0,
@@ -131,7 +136,7 @@ impl<'a> Input<'a> {
 
     fn win(&self) -> &[u8] {
         if self.reader.is_some() {
-            &self.buf
+            &self.buf[..self.filled]
         } else {
             self.slice
         }
@@ -164,29 +169,30 @@ impl<'a> Input<'a> {
             .keep
             .min(self.cursor)
             .max(self.cursor.saturating_sub(self.retain))
-            .clamp(self.start, self.start + self.buf.len() as u64);
+            .clamp(self.start, self.start + self.filled as u64);
         let n = (drop_to - self.start) as usize;
-        if n > 0 && n * 2 >= self.buf.len() {
-            self.buf.drain(..n);
+        if n > 0 && n * 2 >= self.filled {
+            self.buf.copy_within(n..self.filled, 0);
+            self.filled -= n;
             self.start = drop_to;
         }
-        let old = self.buf.len();
-        self.buf.resize(old + READ_STEP, 0);
+        let old = self.filled;
+        if self.buf.len() < old + READ_STEP {
+            self.buf.resize(old + READ_STEP, 0);
+        }
         self.peak = self.peak.max(self.buf.capacity());
         loop {
-            match reader.read(&mut self.buf[old..]) {
+            match reader.read(&mut self.buf[old..old + READ_STEP]) {
                 Ok(0) => {
-                    self.buf.truncate(old);
                     self.eof = true;
                     return false;
                 }
                 Ok(n) => {
-                    self.buf.truncate(old + n);
+                    self.filled = old + n.min(READ_STEP);
                     return true;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
-                    self.buf.truncate(old);
                     self.eof = true;
                     self.error = Some((self.start + old as u64, e.to_string()));
                     return false;

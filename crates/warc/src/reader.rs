@@ -181,7 +181,7 @@ impl<'a> Reader<'a> {
     /// splitter.push(&file, &mut candidates);
     /// splitter.finish(&mut candidates);
     /// let mut prefetch = InlinePrefetch::new(&opts);
-    /// prefetch.add(candidates);
+    /// prefetch.add(&file, &candidates);
     /// let reader = Reader::from_read_ahead(&file[..], opts, Box::new(prefetch));
     /// let offsets: Vec<u64> = reader.map(|r| r.unwrap().offset).collect();
     /// assert_eq!(offsets, [0, file.len() as u64 / 2]);

@@ -124,13 +124,17 @@ fn ahead_all(data: &[u8], seed: u64) -> ((Vec<Record>, Vec<RecordError>), Answer
     let (mut splitter, mut candidates) = (Splitter::new(&opts), Vec::new());
     let mut rest = data;
     while !rest.is_empty() {
-        let n = (1 + (rng.next_u64() % 70_000) as usize).min(rest.len());
+        let n = match rng.next_u64() % 3 {
+            0 => 1 + (rng.next_u64() % 5) as usize,
+            _ => 1 + (rng.next_u64() % 70_000) as usize,
+        }
+        .min(rest.len());
         splitter.push(&rest[..n], &mut candidates);
         rest = &rest[n..];
     }
     splitter.finish(&mut candidates);
     let mut inner = InlinePrefetch::new(&opts);
-    inner.add(candidates);
+    inner.add(data, &candidates);
     let answers = std::cell::Cell::new(Answers::default());
     let prefetch = Counted {
         inner,
