@@ -2,12 +2,13 @@
 //! members: it never panics and always makes progress — it ends after at
 //! most a few items per input byte and record offsets never go backwards —
 //! and reading the same file from an `io::Read` in fuzzer-sized pieces gives
-//! the same records and errors as reading it from memory.
+//! the same records and errors as reading it from memory, and so does
+//! reading it with its whole gzip members inflated ahead
+//! (`Reader::from_read_ahead`, the splitter fed in the same pieces).
 //!
 //! Input: a flags byte (bit 0 wrap in gzip, bit 1 small size limits so the
 //! limit paths run), a read-size byte (reads of that many 64-byte units;
-//! 0: whole reads — the reader zero-fills a 64 KiB window per read, so tiny
-//! reads would only slow the target down), a segment byte (the
+//! 0: whole reads), a segment byte (the
 //! uncompressed size of each gzip member in 64-byte units; 0: one member),
 //! then the file's bytes.
 #![no_main]
@@ -16,6 +17,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use libfuzzer_sys::fuzz_target;
 use spinneret_fuzz::{ChunkedReader, Input};
+use spinneret_warc::ahead::{InlinePrefetch, Splitter};
 use spinneret_warc::{Options, Reader};
 use std::io::Write;
 
@@ -79,4 +81,21 @@ fuzz_target!(|data: &[u8]| {
         in_memory, streamed,
         "in memory vs read in pieces of {read_size} bytes"
     );
+    let (mut splitter, mut candidates) = (Splitter::new(&options), Vec::new());
+    let piece_size = if read_size == 0 { file.len().max(1) } else { read_size };
+    for piece in file.chunks(piece_size) {
+        splitter.push(piece, &mut candidates);
+    }
+    splitter.finish(&mut candidates);
+    let mut prefetch = InlinePrefetch::new(&options);
+    prefetch.add(file, &candidates);
+    let ahead = read_all(
+        Reader::from_read_ahead(
+            ChunkedReader::new(file, read_size),
+            options,
+            Box::new(prefetch),
+        ),
+        limit,
+    );
+    assert_eq!(in_memory, ahead, "in memory vs inflated ahead");
 });
