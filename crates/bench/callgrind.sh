@@ -7,7 +7,8 @@
 # SIMD-heavy code such as ada's does more per instruction. Use both.)
 #
 # How: for each dataset the bench binary's hidden `kernel <library> <dataset>`
-# mode runs exactly one untimed pass of parse + href (no warm-up, no
+# mode (library: spinneret, spinneret-buf — every URL parsed into one reused
+# `UrlBuf` —, ada, url, or none) runs exactly one untimed pass of parse + href (no warm-up, no
 # repetitions). `kernel none <dataset>` only loads the data; its instruction
 # count is subtracted from each library's, and the rest is divided by the
 # number of lines (failing lines included, as in `spinneret-bench url`).
@@ -62,20 +63,22 @@ ratio() { awk -v x="$1" -v y="$2" 'BEGIN { if (y > 0) printf "%.2f", x / y; else
 echo "Instructions (Ir) per URL, one pass of parse + href, data-loading baseline subtracted"
 echo "(ratios peer/spinneret: above 1.00 means spinneret executes fewer instructions)"
 echo
-printf '| %-18s | %8s | %14s | %12s | %10s | %13s | %13s |\n' \
-    dataset URLs "spinneret Ir" "ada-url Ir" "url Ir" "ada/spinneret" "url/spinneret"
-printf '| %-18s | %8s | %14s | %12s | %10s | %13s | %13s |\n' \
-    --- ---: ---: ---: ---: ---: ---:
+printf '| %-18s | %8s | %14s | %11s | %12s | %10s | %13s | %10s | %13s |\n' \
+    dataset URLs "spinneret Ir" "UrlBuf Ir" "ada-url Ir" "url Ir" "ada/spinneret" "ada/UrlBuf" "url/spinneret"
+printf '| %-18s | %8s | %14s | %11s | %12s | %10s | %13s | %10s | %13s |\n' \
+    --- ---: ---: ---: ---: ---: ---: ---: ---:
 for ds in "${datasets[@]}"; do
     read -r base n < <(run_kernel none "$ds")
     read -r s _ < <(run_kernel spinneret "$ds")
+    read -r sb _ < <(run_kernel spinneret-buf "$ds")
     read -r a _ < <(run_kernel ada "$ds")
     read -r u _ < <(run_kernel url "$ds")
     sp="$(per_item "$s" "$base" "$n")"
+    bp="$(per_item "$sb" "$base" "$n")"
     ap="$(per_item "$a" "$base" "$n")"
     up="$(per_item "$u" "$base" "$n")"
-    printf '| %-18s | %8s | %14s | %12s | %10s | %13s | %13s |\n' \
-        "$ds" "$n" "$sp" "$ap" "$up" "$(ratio "$ap" "$sp")" "$(ratio "$up" "$sp")"
+    printf '| %-18s | %8s | %14s | %11s | %12s | %10s | %13s | %10s | %13s |\n' \
+        "$ds" "$n" "$sp" "$bp" "$ap" "$up" "$(ratio "$ap" "$sp")" "$(ratio "$ap" "$bp")" "$(ratio "$up" "$sp")"
 done
 echo
 echo "callgrind output files: $out (e.g. callgrind_annotate $out/callgrind.<dataset>.spinneret.out)"

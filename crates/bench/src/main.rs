@@ -36,7 +36,7 @@
 //! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench tree [--quick]
 //! spinneret-bench hpar [--quick]
-//! spinneret-bench kernel <none|spinneret|ada|url> <DATASET>   (for callgrind.sh)
+//! spinneret-bench kernel <none|spinneret|spinneret-buf|ada|url> <DATASET>   (for callgrind.sh)
 //! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
 //!                                                  (for callgrind-tokenize.sh)
 //! spinneret-bench kernel tree-<none|spinneret|html5ever|scraper> pages

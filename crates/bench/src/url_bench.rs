@@ -61,8 +61,10 @@ pub fn is_dataset(name: &str) -> bool {
 pub enum Library {
     /// Loads the data and parses nothing: the baseline callgrind subtracts.
     None,
-    /// spinneret-url.
+    /// spinneret-url, a `Url` per input.
     Spinneret,
+    /// spinneret-url, every input parsed into one reused `UrlBuf`.
+    SpinneretBuf,
     /// ada-url (the C++ library, through its Rust binding).
     Ada,
     /// The `url` crate (servo/rust-url).
@@ -75,6 +77,7 @@ impl Library {
         match name {
             "none" => Some(Library::None),
             "spinneret" => Some(Library::Spinneret),
+            "spinneret-buf" => Some(Library::SpinneretBuf),
             "ada" | "ada-url" => Some(Library::Ada),
             "url" => Some(Library::Url),
             _ => None,
@@ -114,6 +117,19 @@ fn parse_spinneret(urls: &[String]) -> usize {
     for s in urls {
         if let Ok(u) = spinneret_url::Url::parse(black_box(s)) {
             black_box(u.href().len());
+            ok += 1;
+        }
+    }
+    ok
+}
+
+#[inline(never)]
+fn parse_spinneret_buf(urls: &[String]) -> usize {
+    let mut ok = 0;
+    let mut buf = spinneret_url::UrlBuf::new();
+    for s in urls {
+        if buf.parse(black_box(s)).is_ok() {
+            black_box(buf.href().len());
             ok += 1;
         }
     }
@@ -162,6 +178,7 @@ fn parse_pass(lib: Library, urls: &[String]) -> usize {
     match lib {
         Library::None => black_box(urls).len(),
         Library::Spinneret => parse_spinneret(urls),
+        Library::SpinneretBuf => parse_spinneret_buf(urls),
         Library::Ada => parse_ada(urls),
         Library::Url => parse_url(urls),
     }
@@ -268,6 +285,21 @@ fn resolve_spinneret(set: &RelativeSet) -> usize {
 }
 
 #[inline(never)]
+fn resolve_spinneret_buf(set: &RelativeSet) -> usize {
+    let mut ok = 0;
+    let mut buf = spinneret_url::UrlBuf::new();
+    for (base, page) in set.spinneret_bases.iter().zip(&set.pages) {
+        for raw in &page.raws {
+            if buf.parse_with_base(black_box(raw), base).is_ok() {
+                black_box(buf.href().len());
+                ok += 1;
+            }
+        }
+    }
+    ok
+}
+
+#[inline(never)]
 fn resolve_ada(set: &RelativeSet) -> usize {
     let mut ok = 0;
     for (base, page) in set.ada_bases.iter().zip(&set.pages) {
@@ -299,6 +331,7 @@ fn resolve_pass(lib: Library, set: &RelativeSet) -> usize {
     match lib {
         Library::None => black_box(set).links,
         Library::Spinneret => resolve_spinneret(set),
+        Library::SpinneretBuf => resolve_spinneret_buf(set),
         Library::Ada => resolve_ada(set),
         Library::Url => resolve_url(set),
     }
@@ -326,6 +359,8 @@ struct Row {
     /// Whether this is the relative-resolution benchmark.
     relative: bool,
     spinneret: Timing,
+    /// spinneret parsing into one reused `UrlBuf`.
+    spinneret_buf: Timing,
     ada: Timing,
     url: Timing,
 }
@@ -372,6 +407,7 @@ pub fn run(selected: Option<&str>, plan: Plan, quick: bool) {
                 dataset: data.name.clone(),
                 relative: false,
                 spinneret: measure(plan, n, || parse_spinneret(&data.urls)),
+                spinneret_buf: measure(plan, n, || parse_spinneret_buf(&data.urls)),
                 ada: measure(plan, n, || parse_ada(&data.urls)),
                 url: measure(plan, n, || parse_url(&data.urls)),
             };
@@ -427,6 +463,7 @@ pub fn run(selected: Option<&str>, plan: Plan, quick: bool) {
             dataset: format!("{RELATIVE} (relative)"),
             relative: true,
             spinneret: measure(plan, n, || resolve_spinneret(&set)),
+            spinneret_buf: measure(plan, n, || resolve_spinneret_buf(&set)),
             ada: measure(plan, n, || resolve_ada(&set)),
             url: measure(plan, n, || resolve_url(&set)),
         };
@@ -441,6 +478,14 @@ pub fn run(selected: Option<&str>, plan: Plan, quick: bool) {
 fn print_row(row: &Row, unit: &str, n: usize) {
     let lines = [
         ("spinneret", &row.spinneret, String::new()),
+        (
+            "UrlBuf",
+            &row.spinneret_buf,
+            format!(
+                "ada/UrlBuf {}",
+                fmt_ratio(row.ada.ns_per_item, row.spinneret_buf.ns_per_item)
+            ),
+        ),
         (
             "ada-url",
             &row.ada,
@@ -475,9 +520,11 @@ fn print_markdown(rows: &[Row], can_rows: &[CanParseRow], quick: bool) {
     let mut table = Table::new([
         Column::left("dataset"),
         Column::right("spinneret ns/URL"),
+        Column::right("UrlBuf ns/URL"),
         Column::right("ada-url ns/URL"),
         Column::right("url ns/URL"),
         Column::right("ada/spinneret"),
+        Column::right("ada/UrlBuf"),
         Column::right("url/spinneret"),
     ]);
     for r in rows {
@@ -485,11 +532,16 @@ fn print_markdown(rows: &[Row], can_rows: &[CanParseRow], quick: bool) {
         table.push(vec![
             Cell::text(&r.dataset),
             Cell::Ns(ours),
+            Cell::Ns(r.spinneret_buf.ns_per_item),
             Cell::Ns(r.ada.ns_per_item),
             Cell::Ns(r.url.ns_per_item),
             Cell::Ratio {
                 other: r.ada.ns_per_item,
                 ours,
+            },
+            Cell::Ratio {
+                other: r.ada.ns_per_item,
+                ours: r.spinneret_buf.ns_per_item,
             },
             Cell::Ratio {
                 other: r.url.ns_per_item,

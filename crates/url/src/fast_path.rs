@@ -226,6 +226,17 @@ impl Plan<'_> {
         };
         Url::from_components(s, self.components)
     }
+
+    /// Writes the URL into `out` (its previous text replaced); returns its
+    /// components.
+    #[inline]
+    pub(crate) fn write_into(&self, out: &mut String) -> Components {
+        out.clear();
+        for p in self.parts {
+            out.push_str(p);
+        }
+        self.components
+    }
 }
 
 impl<'a> Plan<'a> {

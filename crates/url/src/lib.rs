@@ -48,6 +48,7 @@ mod scheme;
 mod search_params;
 mod setters;
 mod url;
+mod url_buf;
 
 pub use error::{ParseError, ValidationError, ValidationErrorKind};
 pub use host::HostKind;
@@ -57,3 +58,4 @@ pub use percent_encoding::{EncodedPiece, QueryEncoder};
 pub use scheme::SchemeType;
 pub use search_params::{SearchParams, SearchParamsIter, parse_urlencoded, serialize_urlencoded};
 pub use url::Url;
+pub use url_buf::UrlBuf;

@@ -17,6 +17,234 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
+/// The getters of a URL held as a serialization (`self.serialization`, a
+/// `str` behind any pointer) and its [`Components`] (`self.components`):
+/// the same code for [`Url`] and [`UrlBuf`](crate::UrlBuf).
+macro_rules! url_getters {
+    () => {
+        #[inline]
+        fn slice(&self, start: u32, end: u32) -> &str {
+            &self.serialization[start as usize..end as usize]
+        }
+
+        #[inline]
+        fn len(&self) -> u32 {
+            self.serialization.len() as u32
+        }
+
+        /// The end of the path (start of query, fragment or the buffer end).
+        #[inline]
+        fn path_end(&self) -> u32 {
+            if self.components.query_start != NONE {
+                self.components.query_start
+            } else if self.components.fragment_start != NONE {
+                self.components.fragment_start
+            } else {
+                self.len()
+            }
+        }
+
+        /// The serialization (`href`).
+        #[inline]
+        pub fn href(&self) -> &str {
+            &self.serialization
+        }
+
+        /// The serialization; same as [`Url::href`].
+        #[inline]
+        pub fn as_str(&self) -> &str {
+            &self.serialization
+        }
+
+        /// The serialization without the fragment (the serializer's *exclude
+        /// fragment*).
+        pub fn href_without_fragment(&self) -> &str {
+            let end = if self.components.fragment_start != NONE {
+                self.components.fragment_start
+            } else {
+                self.len()
+            };
+            self.slice(0, end)
+        }
+
+        /// The scheme, without `:`.
+        #[inline]
+        pub fn scheme(&self) -> &str {
+            self.slice(0, self.components.scheme_end)
+        }
+
+        /// The scheme class (special schemes get their own variant).
+        #[inline]
+        pub fn scheme_type(&self) -> SchemeType {
+            self.components.scheme_type
+        }
+
+        /// Whether the scheme is special.
+        #[inline]
+        pub fn is_special(&self) -> bool {
+            self.components.scheme_type.is_special()
+        }
+
+        /// The scheme followed by `:` (the `protocol` getter).
+        #[inline]
+        pub fn protocol(&self) -> &str {
+            self.slice(0, self.components.scheme_end + 1)
+        }
+
+        /// Whether the host is non-null.
+        #[inline]
+        pub fn has_host(&self) -> bool {
+            self.components.host_kind != HostKind::None
+        }
+
+        /// The kind of host.
+        #[inline]
+        pub fn host_kind(&self) -> HostKind {
+            self.components.host_kind
+        }
+
+        /// The username, percent-encoded as stored.
+        pub fn username(&self) -> &str {
+            if self.components.host_start > self.components.scheme_end + 3 {
+                self.slice(self.components.scheme_end + 3, self.components.username_end)
+            } else {
+                ""
+            }
+        }
+
+        /// The password, percent-encoded as stored.
+        pub fn password(&self) -> &str {
+            if self.components.host_start > self.components.scheme_end + 3
+                && self.serialization.as_bytes()[self.components.username_end as usize] == b':'
+            {
+                self.slice(
+                    self.components.username_end + 1,
+                    self.components.host_start - 1,
+                )
+            } else {
+                ""
+            }
+        }
+
+        /// Whether the URL includes credentials.
+        pub fn has_credentials(&self) -> bool {
+            self.components.host_start > self.components.scheme_end + 3
+        }
+
+        /// The serialized host, with `:port` if there is a port (the `host` getter).
+        pub fn host(&self) -> &str {
+            if self.has_host() {
+                self.slice(self.components.host_start, self.components.path_start)
+            } else {
+                ""
+            }
+        }
+
+        /// The serialized host (the `hostname` getter); empty for a null host.
+        #[inline]
+        pub fn hostname(&self) -> &str {
+            self.slice(self.components.host_start, self.components.host_end)
+        }
+
+        /// The port as written (the `port` getter); empty when null.
+        pub fn port(&self) -> &str {
+            if self.has_host() && self.components.host_end < self.components.path_start {
+                self.slice(self.components.host_end + 1, self.components.path_start)
+            } else {
+                ""
+            }
+        }
+
+        /// The port number, when non-null (never the scheme's default).
+        pub fn port_number(&self) -> Option<u16> {
+            let p = self.port();
+            if p.is_empty() {
+                None
+            } else {
+                // Invariant: a stored port is the decimal serialization of a u16.
+                p.parse().ok()
+            }
+        }
+
+        /// The port, or the special scheme's default port.
+        pub fn port_or_known_default(&self) -> Option<u16> {
+            self.port_number()
+                .or(self.components.scheme_type.default_port())
+        }
+
+        /// Whether the path is opaque (a string rather than a list of segments,
+        /// as in `mailto:x@y`).
+        #[inline]
+        pub fn has_opaque_path(&self) -> bool {
+            !self.has_host()
+                && self
+                    .serialization
+                    .as_bytes()
+                    .get(self.components.path_start as usize)
+                    != Some(&b'/')
+        }
+
+        /// The path serialization (the `pathname` getter).
+        #[inline]
+        pub fn pathname(&self) -> &str {
+            self.slice(self.components.path_start, self.path_end())
+        }
+
+        /// The path segments of a list path (`None` for an opaque path).
+        pub fn path_segments(&self) -> Option<std::str::Split<'_, char>> {
+            if self.has_opaque_path() {
+                None
+            } else {
+                Some(self.pathname()[1..].split('/'))
+            }
+        }
+
+        /// The query without `?`; `None` when null (which differs from empty).
+        pub fn query(&self) -> Option<&str> {
+            if self.components.query_start == NONE {
+                return None;
+            }
+            let end = if self.components.fragment_start != NONE {
+                self.components.fragment_start
+            } else {
+                self.len()
+            };
+            Some(self.slice(self.components.query_start + 1, end))
+        }
+
+        /// The fragment without `#`; `None` when null.
+        pub fn fragment(&self) -> Option<&str> {
+            if self.components.fragment_start == NONE {
+                None
+            } else {
+                Some(self.slice(self.components.fragment_start + 1, self.len()))
+            }
+        }
+
+        /// `?` + query, or empty when the query is null or empty (the `search`
+        /// getter).
+        pub fn search(&self) -> &str {
+            match self.query() {
+                Some(q) if !q.is_empty() => self.slice(
+                    self.components.query_start,
+                    self.components.query_start + 1 + q.len() as u32,
+                ),
+                _ => "",
+            }
+        }
+
+        /// `#` + fragment, or empty when the fragment is null or empty (the
+        /// `hash` getter).
+        pub fn hash(&self) -> &str {
+            match self.fragment() {
+                Some(f) if !f.is_empty() => self.slice(self.components.fragment_start, self.len()),
+                _ => "",
+            }
+        }
+    };
+}
+pub(crate) use url_getters;
+
 /// A parsed URL (a URL record of the WHATWG URL Standard).
 ///
 /// ```
@@ -49,6 +277,11 @@ impl Url {
         };
         debug_assert_eq!(url.check_invariants(), Ok(()));
         url
+    }
+
+    /// The serialization, taken out.
+    pub(crate) fn into_serialization(self) -> Box<str> {
+        self.serialization
     }
 
     /// The component offsets and tags.
@@ -92,225 +325,7 @@ impl Url {
             .is_ok()
     }
 
-    #[inline]
-    fn slice(&self, start: u32, end: u32) -> &str {
-        &self.serialization[start as usize..end as usize]
-    }
-
-    #[inline]
-    fn len(&self) -> u32 {
-        self.serialization.len() as u32
-    }
-
-    /// The end of the path (start of query, fragment or the buffer end).
-    #[inline]
-    fn path_end(&self) -> u32 {
-        if self.components.query_start != NONE {
-            self.components.query_start
-        } else if self.components.fragment_start != NONE {
-            self.components.fragment_start
-        } else {
-            self.len()
-        }
-    }
-
-    /// The serialization (`href`).
-    #[inline]
-    pub fn href(&self) -> &str {
-        &self.serialization
-    }
-
-    /// The serialization; same as [`Url::href`].
-    #[inline]
-    pub fn as_str(&self) -> &str {
-        &self.serialization
-    }
-
-    /// The serialization without the fragment (the serializer's *exclude
-    /// fragment*).
-    pub fn href_without_fragment(&self) -> &str {
-        let end = if self.components.fragment_start != NONE {
-            self.components.fragment_start
-        } else {
-            self.len()
-        };
-        self.slice(0, end)
-    }
-
-    /// The scheme, without `:`.
-    #[inline]
-    pub fn scheme(&self) -> &str {
-        self.slice(0, self.components.scheme_end)
-    }
-
-    /// The scheme class (special schemes get their own variant).
-    #[inline]
-    pub fn scheme_type(&self) -> SchemeType {
-        self.components.scheme_type
-    }
-
-    /// Whether the scheme is special.
-    #[inline]
-    pub fn is_special(&self) -> bool {
-        self.components.scheme_type.is_special()
-    }
-
-    /// The scheme followed by `:` (the `protocol` getter).
-    #[inline]
-    pub fn protocol(&self) -> &str {
-        self.slice(0, self.components.scheme_end + 1)
-    }
-
-    /// Whether the host is non-null.
-    #[inline]
-    pub fn has_host(&self) -> bool {
-        self.components.host_kind != HostKind::None
-    }
-
-    /// The kind of host.
-    #[inline]
-    pub fn host_kind(&self) -> HostKind {
-        self.components.host_kind
-    }
-
-    /// The username, percent-encoded as stored.
-    pub fn username(&self) -> &str {
-        if self.components.host_start > self.components.scheme_end + 3 {
-            self.slice(self.components.scheme_end + 3, self.components.username_end)
-        } else {
-            ""
-        }
-    }
-
-    /// The password, percent-encoded as stored.
-    pub fn password(&self) -> &str {
-        if self.components.host_start > self.components.scheme_end + 3
-            && self.serialization.as_bytes()[self.components.username_end as usize] == b':'
-        {
-            self.slice(
-                self.components.username_end + 1,
-                self.components.host_start - 1,
-            )
-        } else {
-            ""
-        }
-    }
-
-    /// Whether the URL includes credentials.
-    pub fn has_credentials(&self) -> bool {
-        self.components.host_start > self.components.scheme_end + 3
-    }
-
-    /// The serialized host, with `:port` if there is a port (the `host` getter).
-    pub fn host(&self) -> &str {
-        if self.has_host() {
-            self.slice(self.components.host_start, self.components.path_start)
-        } else {
-            ""
-        }
-    }
-
-    /// The serialized host (the `hostname` getter); empty for a null host.
-    #[inline]
-    pub fn hostname(&self) -> &str {
-        self.slice(self.components.host_start, self.components.host_end)
-    }
-
-    /// The port as written (the `port` getter); empty when null.
-    pub fn port(&self) -> &str {
-        if self.has_host() && self.components.host_end < self.components.path_start {
-            self.slice(self.components.host_end + 1, self.components.path_start)
-        } else {
-            ""
-        }
-    }
-
-    /// The port number, when non-null (never the scheme's default).
-    pub fn port_number(&self) -> Option<u16> {
-        let p = self.port();
-        if p.is_empty() {
-            None
-        } else {
-            // Invariant: a stored port is the decimal serialization of a u16.
-            p.parse().ok()
-        }
-    }
-
-    /// The port, or the special scheme's default port.
-    pub fn port_or_known_default(&self) -> Option<u16> {
-        self.port_number()
-            .or(self.components.scheme_type.default_port())
-    }
-
-    /// Whether the path is opaque (a string rather than a list of segments,
-    /// as in `mailto:x@y`).
-    #[inline]
-    pub fn has_opaque_path(&self) -> bool {
-        !self.has_host()
-            && self
-                .serialization
-                .as_bytes()
-                .get(self.components.path_start as usize)
-                != Some(&b'/')
-    }
-
-    /// The path serialization (the `pathname` getter).
-    #[inline]
-    pub fn pathname(&self) -> &str {
-        self.slice(self.components.path_start, self.path_end())
-    }
-
-    /// The path segments of a list path (`None` for an opaque path).
-    pub fn path_segments(&self) -> Option<std::str::Split<'_, char>> {
-        if self.has_opaque_path() {
-            None
-        } else {
-            Some(self.pathname()[1..].split('/'))
-        }
-    }
-
-    /// The query without `?`; `None` when null (which differs from empty).
-    pub fn query(&self) -> Option<&str> {
-        if self.components.query_start == NONE {
-            return None;
-        }
-        let end = if self.components.fragment_start != NONE {
-            self.components.fragment_start
-        } else {
-            self.len()
-        };
-        Some(self.slice(self.components.query_start + 1, end))
-    }
-
-    /// The fragment without `#`; `None` when null.
-    pub fn fragment(&self) -> Option<&str> {
-        if self.components.fragment_start == NONE {
-            None
-        } else {
-            Some(self.slice(self.components.fragment_start + 1, self.len()))
-        }
-    }
-
-    /// `?` + query, or empty when the query is null or empty (the `search`
-    /// getter).
-    pub fn search(&self) -> &str {
-        match self.query() {
-            Some(q) if !q.is_empty() => self.slice(
-                self.components.query_start,
-                self.components.query_start + 1 + q.len() as u32,
-            ),
-            _ => "",
-        }
-    }
-
-    /// `#` + fragment, or empty when the fragment is null or empty (the
-    /// `hash` getter).
-    pub fn hash(&self) -> &str {
-        match self.fragment() {
-            Some(f) if !f.is_empty() => self.slice(self.components.fragment_start, self.len()),
-            _ => "",
-        }
-    }
+    url_getters!();
 
     /// The URL's origin.
     pub fn origin(&self) -> Origin {

@@ -2,9 +2,18 @@
 //!
 //! Reporting validation errors turns the fast paths off, so the same input
 //! parsed with and without an error sink exercises both implementations.
-//! They must agree on the serialization and on every component offset.
+//! They must agree on the serialization and on every component offset; and
+//! a [`UrlBuf`] reused for every input (which writes fast-path results
+//! straight into its buffer) must hold what `Url::parse` returns.
 
-use spinneret_url::Url;
+use std::cell::RefCell;
+
+use spinneret_url::{Url, UrlBuf};
+
+thread_local! {
+    /// One buffer for all the inputs of a test, as a crawler's loop keeps one.
+    static BUF: RefCell<UrlBuf> = RefCell::new(UrlBuf::new());
+}
 
 fn slow(input: &str, base: Option<&Url>) -> Result<Url, spinneret_url::ParseError> {
     let mut errors = Vec::new();
@@ -20,6 +29,24 @@ fn check(input: &str, base: Option<&Url>, mismatches: &mut Vec<String>) {
         None => Url::parse(input),
     };
     let slow = slow(input, base);
+    BUF.with_borrow_mut(|buf| {
+        let before = buf.href().to_owned();
+        let parsed = match base {
+            Some(b) => buf.parse_with_base(input, b),
+            None => buf.parse(input),
+        };
+        let same = match (&fast, parsed) {
+            (Ok(f), Ok(())) => f.href() == buf.href() && f.offsets() == buf.to_url().offsets(),
+            (Err(f), Err(e)) => *f == e && buf.href() == before,
+            _ => false,
+        };
+        if !same {
+            mismatches.push(format!(
+                "{input:?} base {:?}: UrlBuf {buf:?}, Url {fast:?}",
+                base.map(Url::href)
+            ));
+        }
+    });
     let same = match (&fast, &slow) {
         (Ok(f), Ok(s)) => {
             f.href() == s.href() && f.offsets() == s.offsets() && f.host_kind() == s.host_kind()
