@@ -57,7 +57,7 @@ pub const BLOCK: usize = 256 << 10;
 /// Blocks the splitter may read ahead of the reading thread: enough to
 /// keep every worker inflating while the reader catches up.
 pub fn blocks_ahead(threads: usize) -> usize {
-    (4 * threads).max(8)
+    (2 * threads).max(4)
 }
 
 /// The pool a run's workers are, and their urgent queue: what reading a
