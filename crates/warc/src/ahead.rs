@@ -5,7 +5,7 @@
 //! A reader's container layer inflates a gzip member in one call when the
 //! member is followed by the next member magic (or the end of input)
 //! within its cap (`Source::whole_member`): the member is *taken to be*
-//! the bytes from its magic to the first magic at least [`MIN_MEMBER`]
+//! the bytes from its magic to the first magic at least 18 (`MIN_MEMBER`)
 //! bytes further, and is accepted only if libdeflate checks it whole. That
 //! rule depends only on the file's bytes, so it can be applied ahead of
 //! the reader by anyone who sees the same bytes:
