@@ -82,7 +82,11 @@ fuzz_target!(|data: &[u8]| {
         "in memory vs read in pieces of {read_size} bytes"
     );
     let (mut splitter, mut candidates) = (Splitter::new(&options), Vec::new());
-    let piece_size = if read_size == 0 { file.len().max(1) } else { read_size };
+    let piece_size = if read_size == 0 {
+        file.len().max(1)
+    } else {
+        read_size
+    };
     for piece in file.chunks(piece_size) {
         splitter.push(piece, &mut candidates);
     }
