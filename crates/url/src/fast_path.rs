@@ -27,7 +27,9 @@
 //! a false accept would be a wrong URL. `tests/fast_path.rs` compares both
 //! paths over the whole corpus.
 
-use crate::byte_runs::{Run, end_of_run};
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use crate::byte_runs::Ssse3;
+use crate::byte_runs::{Baseline, Run, Scanner};
 use crate::components::{Components, NONE};
 use crate::host::HostKind;
 use crate::parser::starts_with_windows_drive_letter;
@@ -68,8 +70,8 @@ fn is_dot_segment_at(b: &[u8], i: usize) -> bool {
 /// Scans the path from segment start `i`, then query and fragment.
 /// Returns the offsets of `?` and `#` (or NONE), or `None` if a byte needs
 /// the state machine.
-#[inline]
-fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
+#[inline(always)]
+fn scan_tail<S: Scanner>(s: S, b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
     let n = b.len();
     // Path: one run of ordinary bytes, `/` included; the run stops at a `/`
     // that may start a dot segment, which is checked here.
@@ -77,7 +79,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
         return None;
     }
     loop {
-        i = end_of_run(b, i, Run::Path);
+        i = s.end_of_run(b, i, Run::Path);
         if i == n {
             return Some(Tail {
                 query: NONE,
@@ -96,7 +98,7 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
     };
     if b[i] == b'?' {
         tail.query = (base_offset + i) as u32;
-        i = end_of_run(b, i + 1, Run::SpecialQuery);
+        i = s.end_of_run(b, i + 1, Run::SpecialQuery);
         if i == n {
             return Some(tail);
         }
@@ -105,13 +107,13 @@ fn scan_tail(b: &[u8], mut i: usize, base_offset: usize) -> Option<Tail> {
         }
     }
     tail.fragment = (base_offset + i) as u32;
-    (end_of_run(b, i + 1, Run::Fragment) == n).then_some(tail)
+    (s.end_of_run(b, i + 1, Run::Fragment) == n).then_some(tail)
 }
 
 /// Whether a host cannot *end in a number*: its last label (ignoring one
 /// trailing dot) does not start with a digit. Conservative: any digit-led
 /// last label goes to the state machine, which covers decimal and `0x` forms.
-#[inline]
+#[inline(always)]
 fn last_label_is_not_numeric(host: &[u8]) -> bool {
     let h = host.strip_suffix(b".").unwrap_or(host);
     let last = match h.iter().rposition(|&c| c == b'.') {
@@ -124,10 +126,15 @@ fn last_label_is_not_numeric(host: &[u8]) -> bool {
 /// Scans `host[:port]` from `start` (just after `//`) up to the end of the
 /// authority. Returns `(host_end, path_start)`: the end of the host and the
 /// index of the byte that ends the authority (or the input's end).
-#[inline]
-fn scan_authority(b: &[u8], start: usize, scheme: SchemeType) -> Option<(usize, usize)> {
+#[inline(always)]
+fn scan_authority<S: Scanner>(
+    s: S,
+    b: &[u8],
+    start: usize,
+    scheme: SchemeType,
+) -> Option<(usize, usize)> {
     let n = b.len();
-    let mut i = end_of_run(b, start, Run::Host);
+    let mut i = s.end_of_run(b, start, Run::Host);
     // Opaque hosts keep their bytes; domains must not end in a number.
     if i == start || (scheme.is_special() && !last_label_is_not_numeric(&b[start..i])) {
         return None;
@@ -254,13 +261,19 @@ impl<'a> Plan<'a> {
 /// An absolute URL `head + rest`, where `head` is `scheme:` and `rest`
 /// starts with `//`: special schemes, `file`, and non-special schemes with an
 /// authority.
-fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Option<Plan<'a>> {
+#[inline(always)]
+fn with_authority<'a, S: Scanner>(
+    s: S,
+    head: &'a str,
+    rest: &'a str,
+    scheme: SchemeType,
+) -> Option<Plan<'a>> {
     let b = rest.as_bytes();
     let off = head.len();
     let (host_end, path_start, host) = if scheme == SchemeType::File {
         // file: no credentials or port; "localhost" becomes the empty host
         // and drive letters are quirks: both left to the state machine.
-        let i = end_of_run(b, 2, Run::Host);
+        let i = s.end_of_run(b, 2, Run::Host);
         if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
             return None;
         }
@@ -273,7 +286,7 @@ fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Optio
             (i, i, HostKind::Domain)
         }
     } else {
-        let (host_end, path_start) = scan_authority(b, 2, scheme)?;
+        let (host_end, path_start) = scan_authority(s, b, 2, scheme)?;
         let kind = if scheme.is_special() {
             HostKind::Domain
         } else {
@@ -302,7 +315,7 @@ fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Optio
     };
     if has_path || !scheme.is_special() {
         // Non-special URLs keep an empty path empty.
-        let tail = scan_tail(b, path_start + has_path as usize, off)?;
+        let tail = scan_tail(s, b, path_start + has_path as usize, off)?;
         (components.query_start, components.fragment_start) = (tail.query, tail.fragment);
         return Some(Plan {
             parts: [head, rest, "", ""],
@@ -310,7 +323,7 @@ fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Optio
         });
     }
     // A special URL with an empty path gets "/" before its query/fragment.
-    let tail = scan_tail(b, path_start, off + 1)?;
+    let tail = scan_tail(s, b, path_start, off + 1)?;
     (components.query_start, components.fragment_start) = (tail.query, tail.fragment);
     let (before, after) = rest.split_at(path_start);
     Some(Plan {
@@ -323,9 +336,10 @@ fn with_authority<'a>(head: &'a str, rest: &'a str, scheme: SchemeType) -> Optio
 /// path state copies unchanged (printable ASCII; a space only when neither
 /// `?` nor `#` follows it, and not at the end, which preprocessing would
 /// strip), then an optional query and fragment.
-fn with_opaque_path<'a>(input: &'a str, colon: usize) -> Option<Plan<'a>> {
+#[inline(always)]
+fn with_opaque_path<'a, S: Scanner>(s: S, input: &'a str, colon: usize) -> Option<Plan<'a>> {
     let b = input.as_bytes();
-    let i = end_of_run(b, colon + 1, Run::OpaquePath);
+    let i = s.end_of_run(b, colon + 1, Run::OpaquePath);
     if i > colon + 1 && b[i - 1] == b' ' {
         // "%20" before `?`/`#`; stripped at the end.
         return None;
@@ -344,7 +358,7 @@ fn with_opaque_path<'a>(input: &'a str, colon: usize) -> Option<Plan<'a>> {
     };
     if i < b.len() {
         // scan_tail's path loop stops at once on '?' or '#'.
-        let tail = scan_tail(b, i, 0)?;
+        let tail = scan_tail(s, b, i, 0)?;
         (components.query_start, components.fragment_start) = (tail.query, tail.fragment);
     }
     Some(Plan {
@@ -370,6 +384,26 @@ pub(crate) fn try_parse(input: &str, base: Option<&Url>) -> Option<Url> {
 /// The fast paths without allocating: what `try_parse` would build.
 #[inline]
 pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some(s) = Ssse3::detect() {
+        // SAFETY: `s` exists, so the CPU has SSSE3, the one target feature
+        // `plan_ssse3` adds.
+        return unsafe { plan_ssse3(s, input, base) };
+    }
+    plan_with(Baseline, input, base)
+}
+
+/// [`plan`] compiled with SSSE3 enabled, so that its scans (inlined into
+/// it) use `pshufb`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "ssse3")]
+fn plan_ssse3<'a>(s: Ssse3, input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>> {
+    plan_with(s, input, base)
+}
+
+/// [`plan`] with scanner `s`.
+#[inline(always)]
+fn plan_with<'a, S: Scanner>(s: S, input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>> {
     let b = input.as_bytes();
     if b.len() >= u32::MAX as usize / 2 {
         return None;
@@ -378,10 +412,10 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
         SchemeStart::Lowercase(scheme, colon) => {
             let (head, rest) = input.split_at(colon + 1);
             if rest.starts_with("//") {
-                return with_authority(head, rest, scheme).map(|p| p.rejoined(input));
+                return with_authority(s, head, rest, scheme).map(|p| p.rejoined(input));
             }
             if !scheme.is_special() && !rest.starts_with('/') {
-                return with_opaque_path(input, colon);
+                return with_opaque_path(s, input, colon);
             }
             return None;
         }
@@ -413,20 +447,25 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
     let (keep, tail, rest) = match first {
         b'/' if b.get(1) == Some(&b'/') => {
             // Scheme-relative: "//host/…" takes the base's scheme.
-            return with_authority(&href[..scheme_end as usize + 1], input, base.scheme_type());
+            return with_authority(
+                s,
+                &href[..scheme_end as usize + 1],
+                input,
+                base.scheme_type(),
+            );
         }
         b'/' => (
             path_start as usize,
-            scan_tail(b, 1, path_start as usize)?,
+            scan_tail(s, b, 1, path_start as usize)?,
             input,
         ),
         b'?' => {
             let path_end = path_start as usize + base.pathname().len();
-            (path_end, scan_tail(b, 0, path_end)?, input)
+            (path_end, scan_tail(s, b, 0, path_end)?, input)
         }
         b'#' => {
             let end = base.href_without_fragment().len();
-            let mut tail = scan_tail(b, 0, end)?;
+            let mut tail = scan_tail(s, b, 0, end)?;
             tail.query = query_start; // the base's query stays
             (end, tail, input)
         }
@@ -452,7 +491,7 @@ pub(crate) fn plan<'a>(input: &'a str, base: Option<&'a Url>) -> Option<Plan<'a>
             }
             let dir_end = path_start as usize + dir;
             let rest = &input[input.len() - rest.len()..];
-            (dir_end, scan_tail(rest.as_bytes(), 0, dir_end)?, rest)
+            (dir_end, scan_tail(s, rest.as_bytes(), 0, dir_end)?, rest)
         }
         _ => return None,
     };
