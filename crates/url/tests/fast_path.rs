@@ -111,6 +111,15 @@ fn fast_paths_agree_with_the_state_machine_on_the_corpus() {
         "http://1.2.3.4/",
         "http://a.0x1/",
         "http://a.1./",
+        // The last byte rules a number out (taken), or does not (`x`, hex
+        // digits, digits, a trailing dot: left to the state machine).
+        "http://a.1g/",
+        "http://1.2.3.4z/",
+        "http://a.0x/",
+        "http://a.0xff/",
+        "http://a.0x1a./",
+        "http://a.09/",
+        "http://a.1z./",
         "http://x.y:80/",
         "http://x.y:0/",
         "http://x.y:08/",
