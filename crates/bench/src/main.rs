@@ -72,8 +72,8 @@ use std::process::ExitCode;
 /// runs under it alike. Its byte counters are off (one relaxed load per
 /// call) except while the `tree` benchmark measures a parse's heap.
 #[global_allocator]
-static GLOBAL: alloc_count::CountingAlloc<mimalloc::MiMalloc> =
-    alloc_count::CountingAlloc::new(mimalloc::MiMalloc);
+static GLOBAL: alloc_count::CountingAlloc<spinneret_cli::allocator::MiMalloc> =
+    alloc_count::CountingAlloc::new(spinneret_cli::allocator::MiMalloc);
 
 use timing::Plan;
 use url_bench::Library;

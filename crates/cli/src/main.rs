@@ -20,7 +20,7 @@ use spinneret_cli::pipeline;
 /// for about 100 MiB more peak RSS (mimalloc keeps freed pages for reuse;
 /// [`spinneret_cli::allocator`] says why it never returns them).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: spinneret_cli::allocator::MiMalloc = spinneret_cli::allocator::MiMalloc;
 
 fn main() -> ExitCode {
     spinneret_cli::allocator::keep_freed_memory();
