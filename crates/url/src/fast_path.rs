@@ -178,7 +178,7 @@ enum SchemeStart {
 
 /// Applies the scheme state's rule: an ASCII alpha, then alphanumerics,
 /// `+`, `-`, `.`, then `:`.
-#[inline]
+#[inline(always)]
 fn scan_scheme(b: &[u8]) -> SchemeStart {
     // Most URLs on the web: decide them with one or two comparisons.
     if b.starts_with(b"https:") {
