@@ -45,8 +45,7 @@ pub(crate) enum Run {
 /// Whether `c` belongs to `run` (the per-byte definition both
 /// implementations follow; the path's `/`-pair rule is applied on top).
 #[inline(always)]
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))] // tests only here
-fn is_member(c: u8, run: Run) -> bool {
+const fn is_member(c: u8, run: Run) -> bool {
     use crate::percent_encoding::{FRAGMENT, PATH, SPECIAL_QUERY};
     match run {
         Run::Host => {
@@ -55,7 +54,7 @@ fn is_member(c: u8, run: Run) -> bool {
         Run::Path => !PATH.contains(c) && c != b'\\',
         Run::SpecialQuery => !SPECIAL_QUERY.contains(c),
         Run::Fragment => !FRAGMENT.contains(c),
-        Run::OpaquePath => (b' '..0x7F).contains(&c) && c != b'?' && c != b'#',
+        Run::OpaquePath => c >= b' ' && c < 0x7F && c != b'?' && c != b'#',
     }
 }
 
@@ -213,122 +212,50 @@ mod sse2 {
         !(_mm_movemask_epi8(members) as u32) & 0xFFFF
     }
 
-    /// Bit k set when byte k is `/` and byte k+1 is `.` or `%` (byte 16 is
-    /// `next`).
-    /// A byte set as two nibble tables: byte `c` is *marked* when
-    /// `LO[c & 15] & HI[c >> 4]` is not zero. Each bit stands for one high
-    /// nibble (or, bit 0, for the high nibbles whose 16 bytes are all
-    /// marked), so the low table says which bytes of that row are marked.
-    /// `MARKS_MEMBERS`: the marked bytes are the members (else the
-    /// non-members).
+    /// A run's non-members as two nibble tables: byte `c` is a non-member
+    /// when `lo[c & 15] & hi[c >> 4]` is not zero.
     pub(super) struct Nibbles {
         pub(super) lo: [u8; 16],
         pub(super) hi: [u8; 16],
-        pub(super) marks_members: bool,
     }
 
-    /// Builds a row table: bit `bit` of `lo[l]` set for every `l` in `lows`.
-    const fn rows(mut lo: [u8; 16], bit: u8, lows: &[u8]) -> [u8; 16] {
-        let mut k = 0;
-        while k < lows.len() {
-            lo[lows[k] as usize] |= bit;
-            k += 1;
-        }
-        lo
-    }
-
-    const ALL: [u8; 16] = [1; 16];
-    /// High nibbles 0, 1 (C0 controls) and 8–F (non-ASCII): every byte.
-    const HI_CONTROLS_AND_NON_ASCII: [u8; 16] = [1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1];
-
-    const fn with_rows(mut hi: [u8; 16], bits: &[(u8, u8)]) -> [u8; 16] {
-        let mut k = 0;
-        while k < bits.len() {
-            hi[bits[k].0 as usize] |= bits[k].1;
-            k += 1;
-        }
-        hi
-    }
-
-    /// The nibble tables of each run's set (checked against
-    /// [`super::is_member`] for every byte by the tests).
+    /// The nibble tables of `run`, derived from [`super::is_member`] at
+    /// compile time. Each high nibble's row of 16 bytes gets a bit: rows of
+    /// non-members only share bit 0 (set in every `lo` entry); every other
+    /// row with non-members has a bit of its own, set in `lo` at its
+    /// non-members' low nibbles. (The sets here have at most five such
+    /// rows; more than seven would not fit, and fails to compile.)
     pub(super) const fn nibbles(run: Run) -> Nibbles {
-        match run {
-            // Members: `-` `.` (row 2), digits (row 3), `_` (row 5), `a`–`o`
-            // (row 6), `p`–`z` (row 7).
-            Run::Host => Nibbles {
-                lo: rows(
-                    rows(
-                        rows(
-                            rows(
-                                rows([0; 16], 2, b"\x0D\x0E"),
-                                4,
-                                &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-                            ),
-                            8,
-                            &[0xF],
-                        ),
-                        16,
-                        &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-                    ),
-                    32,
-                    &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-                ),
-                hi: with_rows([0; 16], &[(2, 2), (3, 4), (5, 8), (6, 16), (7, 32)]),
-                marks_members: true,
-            },
-            // Non-members: controls, space, `"` `#` (row 2), `<` `>` `?`
-            // (row 3), `\` `^` (row 5), `` ` `` (row 6), `{` `}` DEL (row 7),
-            // non-ASCII.
-            Run::Path => Nibbles {
-                lo: rows(
-                    rows(
-                        rows(
-                            rows(rows(ALL, 2, &[0, 2, 3]), 4, &[0xC, 0xE, 0xF]),
-                            8,
-                            &[0xC, 0xE],
-                        ),
-                        16,
-                        &[0],
-                    ),
-                    32,
-                    &[0xB, 0xD, 0xF],
-                ),
-                hi: with_rows(
-                    HI_CONTROLS_AND_NON_ASCII,
-                    &[(2, 2), (3, 4), (5, 8), (6, 16), (7, 32)],
-                ),
-                marks_members: false,
-            },
-            // Non-members: controls, space, `"` `#` `'` (row 2), `<` `>`
-            // (row 3), DEL, non-ASCII.
-            Run::SpecialQuery => Nibbles {
-                lo: rows(rows(rows(ALL, 2, &[0, 2, 3, 7]), 4, &[0xC, 0xE]), 8, &[0xF]),
-                hi: with_rows(HI_CONTROLS_AND_NON_ASCII, &[(2, 2), (3, 4), (7, 8)]),
-                marks_members: false,
-            },
-            // Non-members: controls, space, `"` (row 2), `<` `>` (row 3),
-            // `` ` `` (row 6), DEL, non-ASCII.
-            Run::Fragment => Nibbles {
-                lo: rows(
-                    rows(rows(rows(ALL, 2, &[0, 2]), 4, &[0xC, 0xE]), 8, &[0]),
-                    16,
-                    &[0xF],
-                ),
-                hi: with_rows(
-                    HI_CONTROLS_AND_NON_ASCII,
-                    &[(2, 2), (3, 4), (6, 8), (7, 16)],
-                ),
-                marks_members: false,
-            },
-            // Non-members: controls, `#` (row 2), `?` (row 3), DEL,
-            // non-ASCII.
-            Run::OpaquePath => Nibbles {
-                lo: rows(rows(rows(ALL, 2, &[3]), 4, &[0xF]), 8, &[0xF]),
-                hi: with_rows(HI_CONTROLS_AND_NON_ASCII, &[(2, 2), (3, 4), (7, 8)]),
-                marks_members: false,
-            },
+        let (mut lo, mut hi) = ([1u8; 16], [0u8; 16]);
+        let mut next_bit = 1;
+        let mut h = 0;
+        while h < 16 {
+            let mut row = 0u16;
+            let mut l = 0;
+            while l < 16 {
+                if !super::is_member((h * 16 + l) as u8, run) {
+                    row |= 1 << l;
+                }
+                l += 1;
+            }
+            if row == 0xFFFF {
+                hi[h] = 1;
+            } else if row != 0 {
+                assert!(next_bit < 8, "more than seven mixed rows");
+                let bit = 1u8 << next_bit;
+                next_bit += 1;
+                hi[h] = bit;
+                let mut l = 0;
+                while l < 16 {
+                    if row & (1 << l) != 0 {
+                        lo[l] |= bit;
+                    }
+                    l += 1;
+                }
+            }
+            h += 1;
         }
+        Nibbles { lo, hi }
     }
 
     const NIBBLES: [Nibbles; 5] = [
@@ -350,14 +277,11 @@ mod sse2 {
             _mm_shuffle_epi8(load(&t.lo), lo),
             _mm_shuffle_epi8(load(&t.hi), hi),
         );
-        let unmarked = _mm_movemask_epi8(_mm_cmpeq_epi8(marked, _mm_setzero_si128())) as u32;
-        if t.marks_members {
-            unmarked
-        } else {
-            !unmarked & 0xFFFF
-        }
+        !(_mm_movemask_epi8(_mm_cmpeq_epi8(marked, _mm_setzero_si128())) as u32) & 0xFFFF
     }
 
+    /// Bit k set when byte k is `/` and byte k+1 is `.` or `%` (byte 16 is
+    /// `next`).
     #[inline]
     #[target_feature(enable = "sse2")]
     fn slash_before_dot(v: __m128i, next: Option<u8>) -> u32 {
@@ -470,7 +394,7 @@ mod tests {
         }
     }
 
-    /// The nibble tables mark exactly each set's members (or non-members).
+    /// The nibble tables mark exactly each set's non-members.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[test]
     fn nibble_tables_are_the_sets() {
@@ -478,11 +402,7 @@ mod tests {
             let t = sse2::nibbles(run);
             for c in 0..=255u8 {
                 let marked = t.lo[usize::from(c & 15)] & t.hi[usize::from(c >> 4)] != 0;
-                assert_eq!(
-                    marked == t.marks_members,
-                    is_member(c, run),
-                    "{run:?} {c:#04x}"
-                );
+                assert_eq!(marked, !is_member(c, run), "{run:?} {c:#04x}");
             }
         }
     }
