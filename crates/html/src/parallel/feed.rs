@@ -113,13 +113,13 @@ impl<'p> Feed<'p> {
         self.stats
     }
 
-    /// The index in the current block of the recorded step that begins at
-    /// `pos`, if one has arrived. Waits for the worker when its next step
-    /// begins at `pos` (the worker is filling the block this thread needs:
-    /// it tokenizes faster than this thread builds, so waiting beats
+    /// Whether a recorded step beginning at `pos` has arrived; if so, it is
+    /// the current block's entry `next`. Waits for the worker when its next
+    /// step begins at `pos` (the worker is filling the block this thread
+    /// needs: it tokenizes faster than this thread builds, so waiting beats
     /// tokenizing here); never waits for a worker that is behind or that
     /// went elsewhere — the calling thread's own tokenizer passes it.
-    fn at(&mut self, pos: usize) -> Option<usize> {
+    fn at(&mut self, pos: usize) -> bool {
         loop {
             if let Some(block) = &self.block {
                 let entries = &block.entries;
@@ -127,10 +127,12 @@ impl<'p> Feed<'p> {
                     self.next += 1;
                 }
                 if let Some(e) = entries.get(self.next) {
-                    return (e.before == pos).then_some(self.next);
+                    return e.before == pos;
                 }
             }
-            let stream = self.streams.get(self.stream)?;
+            let Some(stream) = self.streams.get(self.stream) else {
+                return false;
+            };
             let rx = &stream.blocks;
             let received = match rx.try_recv() {
                 Err(TryRecvError::Empty) if self.worker_at == pos => {
@@ -149,7 +151,7 @@ impl<'p> Feed<'p> {
                     }
                     self.next = 0;
                 }
-                Err(TryRecvError::Empty) => return None,
+                Err(TryRecvError::Empty) => return false,
                 Err(TryRecvError::Disconnected) => {
                     self.stream += 1;
                     self.block = None;
@@ -158,6 +160,66 @@ impl<'p> Feed<'p> {
             }
         }
     }
+
+    /// Hands the tree builder the current block's recorded steps from entry
+    /// `next` on, for as long as each begins where the true tokenizer in
+    /// `core` is and in a state that agrees with the true one
+    /// ([`Boundary::agrees_with`](crate::tokenizer::Boundary)), moving
+    /// `core` past each; stops at the block's end, at the first step that
+    /// fails the check, or when the tree builder stops.
+    fn replay<S: TreeSink>(
+        &mut self,
+        builder: &mut TreeBuilder<S>,
+        core: &mut Core,
+        input: &str,
+    ) -> Replayed {
+        let Some(block) = &self.block else {
+            return Replayed::Passed;
+        };
+        let from = core.pos;
+        let first = self.next;
+        let mut outcome = Replayed::Passed;
+        let mut i = first;
+        while let Some(entry) = block.entries.get(i) {
+            if entry.before != core.pos {
+                break;
+            }
+            if !entry
+                .state
+                .agrees_with(core, input.as_bytes(), entry.before, entry.after)
+            {
+                outcome = Replayed::Mispredicted;
+                break;
+            }
+            process_token(builder, block.token(i, input), input, 0);
+            core.skip_to(entry.after, entry.scanned_mode);
+            i += 1;
+            if after_token(builder, core) {
+                outcome = Replayed::MetaEncoding;
+                break;
+            }
+        }
+        self.next = i;
+        self.stats.tokens_reused += (i - first) as u64;
+        self.stats.bytes_reused += (core.pos - from) as u64;
+        if outcome == Replayed::Mispredicted {
+            self.stats.mispredictions += 1;
+        }
+        outcome
+    }
+}
+
+/// How a run of [`Feed::replay`] ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Replayed {
+    /// At the end of the block or of the steps that begin in turn: look
+    /// for the next recorded step.
+    Passed,
+    /// A step began at the true position in a state that disagrees with
+    /// the true one on something it reads: the true tokenizer takes it.
+    Mispredicted,
+    /// The tree builder stopped for a `<meta>` that declares an encoding.
+    MetaEncoding,
 }
 
 /// Runs the tree builder over `input` (the whole input) from the true
@@ -171,37 +233,25 @@ pub(crate) fn drive_speculative<S: TreeSink>(
     input: &str,
     feed: &mut Feed<'_>,
 ) -> Stopped {
-    let bytes = input.as_bytes();
+    // Errors are not placed: a parse that reports them runs sequentially
+    // (`ParallelOptions::sequential`), so the tree builder records none.
+    debug_assert_eq!(builder.error_count(), 0);
     loop {
         let pos = core.pos;
-        if let Some(i) = feed.at(pos) {
-            let block = feed.block.as_ref().expect("`at` found an entry in it");
-            let entry = &block.entries[i];
-            if entry
-                .state
-                .agrees_with(core, bytes, entry.before, entry.after)
-            {
-                let errors = builder.error_count();
-                process_token(builder, block.token(i, input), input, 0);
-                builder.place_errors(errors, entry.start);
-                core.skip_to(entry.after, entry.scanned_mode);
-                feed.stats.tokens_reused += 1;
-                feed.stats.bytes_reused += (entry.after - entry.before) as u64;
-                if after_token(builder, core) {
-                    return Stopped::MetaEncoding;
-                }
-                continue;
+        if feed.at(pos) {
+            match feed.replay(builder, core, input) {
+                Replayed::MetaEncoding => return Stopped::MetaEncoding,
+                // The true tokenizer may be where the block ended: look
+                // for the next block.
+                Replayed::Passed if core.pos != pos => continue,
+                Replayed::Passed | Replayed::Mispredicted => {}
             }
-            feed.stats.mispredictions += 1;
         }
         // Tokenizing itself: workers behind this point can stop.
+        let pos = core.pos;
         feed.progress.store(pos, Ordering::Relaxed);
-        let errors = builder.error_count();
         match core.step_driven(input, true) {
-            Step::Token(token) => {
-                process_token(builder, token, input, 0);
-                builder.place_errors(errors, core.token_start());
-            }
+            Step::Token(token) => process_token(builder, token, input, 0),
             Step::End => {
                 // The last step may have passed bytes that formed no token.
                 feed.stats.bytes_tokenized += (input.len() - pos) as u64;

@@ -365,7 +365,7 @@ fn tokenize_chunk(
             let switch = match core.step_driven(input, true) {
                 Step::Token(token) => {
                     let switch = simulate(&mut sim, &token);
-                    block.push(input, token, (before, before), state, TextMode::Data);
+                    block.push(input, &token, (before, before), state, TextMode::Data);
                     switch
                 }
                 Step::End | Step::NeedMore => break,

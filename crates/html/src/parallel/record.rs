@@ -34,8 +34,6 @@ pub(crate) struct Entry {
     pub(crate) before: usize,
     /// Where it ended (the next boundary).
     pub(crate) after: usize,
-    /// Where its errors are placed (a parallel parse reports none).
-    pub(crate) start: usize,
     /// The state the step began in.
     pub(crate) state: Boundary,
     /// The text mode the step's scan left.
@@ -110,13 +108,12 @@ impl Block {
 
     /// Records a step of a worker's tokenizer over `input`: `token` (whose
     /// scratch texts are copied), from a step that ran from `before` to
-    /// `after` in `state`, leaving `scanned_mode`. (Its errors, were they
-    /// reported, would be placed at `before`: a parallel parse does not
-    /// report errors.)
+    /// `after` in `state`, leaving `scanned_mode`. (A parallel parse
+    /// reports no errors: a step's are not recorded.)
     pub(crate) fn push(
         &mut self,
         input: &str,
-        token: Token<'_>,
+        token: &Token<'_>,
         (before, after): (usize, usize),
         state: Boundary,
         scanned_mode: TextMode,
@@ -133,13 +130,12 @@ impl Block {
                 });
                 Recorded::Doctype(self.doctypes.len() - 1)
             }
-            Token::StartTag(t) => self.tag(input, &t, false),
-            Token::EndTag(t) => self.tag(input, &t, true),
+            Token::StartTag(t) => self.tag(input, t, false),
+            Token::EndTag(t) => self.tag(input, t, true),
         };
         self.entries.push(Entry {
             before,
             after,
-            start: before,
             state,
             scanned_mode,
             token,
