@@ -31,7 +31,7 @@ use std::hint::black_box;
 
 use spinneret_html::{
     ParallelOptions, ParseOptions, Tokenizer, TokenizerOptions, parse_document,
-    parse_document_parallel, parse_document_parallel_with_stats,
+    parse_document_parallel, parse_document_parallel_with_stats, probe_cut,
 };
 
 use crate::pages::Pages;
@@ -78,6 +78,10 @@ pub fn run(plan: Plan, quick: bool) {
         }
     }
     println!("Speculation (2 and 4 threads):\n\n{}", spec.markdown());
+    println!(
+        "Tree-state speculation (cuts at 1/2, 1/3, 2/3, 1/4, 2/4, 3/4):\n\n{}",
+        tree_state_table(&set, &docs, &options, quick).markdown()
+    );
 
     let mut speed = Table::new([
         Column::left("document"),
@@ -210,6 +214,177 @@ fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
         format!("<script>{}</script>", mb.replace("</", "<\\/")),
     ));
     docs
+}
+
+/// The insertion-mode and tree-state half of the paper's Table IV: at
+/// cuts at 1/2, 1/3, 2/3, 1/4, 2/4 and 3/4 of each document, how often
+/// what a chunk would guess there holds (`spinneret_html::probe_cut`: a
+/// data-state token boundary, the *in body* mode, the open elements that
+/// the chunk's unmatched end tags close, no active formatting element),
+/// for three ways of cutting: the parser's (`ParallelOptions::chunk_starts`
+/// with 3, 4 and 5 threads: just before a `div` tag within a chunk's length, else
+/// before a tag), just before any tag (HPar's smart cut, the parser's rule
+/// before), and just before a `div` tag however far it is.
+fn tree_state_table(
+    set: &Pages,
+    docs: &[(String, String)],
+    options: &ParseOptions,
+    quick: bool,
+) -> Table {
+    let mut table = Table::new([
+        Column::left("documents"),
+        Column::left("cut before"),
+        Column::right("cuts"),
+        Column::right("data-state boundary"),
+        Column::right("in body"),
+        Column::right("open elements guessed"),
+        Column::right("no formatting element"),
+        Column::right("all hold"),
+    ]);
+    let large: Vec<&str> = set
+        .pages
+        .iter()
+        .map(String::as_str)
+        .filter(|p| p.len() >= 200_000)
+        .take(if quick { 10 } else { usize::MAX })
+        .collect();
+    let of = |pick: &dyn Fn(&str) -> bool| -> Vec<&str> {
+        docs.iter()
+            .filter(|(name, d)| d.len() >= 1_000_000 && pick(name))
+            .map(|(_, d)| d.as_str())
+            .collect()
+    };
+    let huge = of(&|name| name.starts_with("pages/"));
+    let made = of(&|name| name.ends_with("MB of pages"));
+    let hostile = of(&|name| name.starts_with("hostile"));
+    let groups = [
+        (
+            format!("corpus pages of 200 KB or more ({})", large.len()),
+            large,
+        ),
+        (
+            format!("corpus pages of 1 MB or more ({})", huge.len()),
+            huge,
+        ),
+        (format!("made of pages, 1-16 MB ({})", made.len()), made),
+        (format!("hostile ({})", hostile.len()), hostile),
+    ];
+    let rules: [(&str, CutRule); 3] = [
+        ("the parser's cut", parser_cuts),
+        ("any tag", |doc| even_cuts(doc, tag_cut)),
+        ("a div tag, however far", |doc| even_cuts(doc, div_cut)),
+    ];
+    for (name, group) in &groups {
+        for (label, cuts) in rules {
+            let mut counts = [0usize; 6];
+            for doc in group {
+                for at in cuts(doc) {
+                    probe(doc, at, options, &mut counts);
+                }
+            }
+            table.push(tree_state_row(name, label, counts));
+        }
+    }
+    table
+}
+
+/// Counts a cut at `at` in `counts`, and which of its guesses hold.
+fn probe(doc: &str, at: usize, options: &ParseOptions, counts: &mut [usize; 6]) {
+    let p = probe_cut(doc, at, options);
+    let hits = [
+        true,
+        p.boundary,
+        p.in_body,
+        p.open_elements,
+        p.no_formatting_elements,
+        p.holds(),
+    ];
+    for (count, hit) in counts.iter_mut().zip(hits) {
+        *count += usize::from(hit);
+    }
+}
+
+fn tree_state_row(name: &str, rule: &str, [cuts, hits @ ..]: [usize; 6]) -> Vec<Cell> {
+    let mut row = vec![
+        Cell::text(name.to_owned()),
+        Cell::text(rule.to_owned()),
+        Cell::text(cuts.to_string()),
+    ];
+    row.extend(hits.iter().map(|h| {
+        let share = 100.0 * *h as f64 / cuts.max(1) as f64;
+        Cell::text(format!("{h} ({share:.0} %)"))
+    }));
+    row
+}
+
+/// Where the cuts of a rule fall in a document.
+type CutRule = fn(&str) -> Vec<usize>;
+
+/// The parser's cuts with 3, 4 and 5 threads (at 1/2; 1/3, 2/3; 1/4, 2/4,
+/// 3/4 of the document).
+fn parser_cuts(doc: &str) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    for threads in 3..=5 {
+        let options = ParallelOptions {
+            threads,
+            sequential_below: 0,
+            cuts: None,
+        };
+        // The first chunk starts at 0.
+        cuts.extend(options.chunk_starts(doc).into_iter().skip(1));
+    }
+    cuts
+}
+
+/// The cuts `cut` makes from 1/2, 1/3, 2/3, 1/4, 2/4 and 3/4 of `doc`.
+fn even_cuts(doc: &str, cut: fn(&str, usize) -> usize) -> Vec<usize> {
+    [(1, 2), (1, 3), (2, 3), (1, 4), (2, 4), (3, 4)]
+        .into_iter()
+        .map(|(k, n)| cut(doc, doc.len() / n * k))
+        .filter(|&at| at < doc.len())
+        .collect()
+}
+
+/// HPar's smart cut: the first `<` at or after `at` that starts a tag (a
+/// letter, or `/` and a letter, after it).
+fn tag_cut(doc: &str, at: usize) -> usize {
+    first_of(doc, at, |rest| {
+        let b = rest.as_bytes();
+        match b.get(1) {
+            Some(c) if c.is_ascii_alphabetic() => true,
+            Some(b'/') => b.get(2).is_some_and(u8::is_ascii_alphabetic),
+            _ => false,
+        }
+    })
+}
+
+/// The first `<div` or `</div` tag at or after `at`.
+fn div_cut(doc: &str, at: usize) -> usize {
+    first_of(doc, at, |rest| {
+        let name = rest.strip_prefix("</").or_else(|| rest.strip_prefix('<'));
+        name.is_some_and(|n| {
+            n.len() > 3
+                && n.as_bytes()[..3].eq_ignore_ascii_case(b"div")
+                && matches!(
+                    n.as_bytes()[3],
+                    b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0C' | b'/'
+                )
+        })
+    })
+}
+
+/// The first `<` at or after `at` (rounded up to a character boundary)
+/// where `starts` holds of the text from it; the end when none does.
+fn first_of(doc: &str, at: usize, starts: impl Fn(&str) -> bool) -> usize {
+    let mut at = at.min(doc.len());
+    while !doc.is_char_boundary(at) {
+        at += 1;
+    }
+    doc[at..]
+        .match_indices('<')
+        .map(|(i, _)| at + i)
+        .find(|&p| starts(&doc[p..]))
+        .unwrap_or(doc.len())
 }
 
 /// How many of the chunk starts a parse with `threads` threads makes are

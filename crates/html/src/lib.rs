@@ -45,8 +45,8 @@ pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;
 pub use namespace::{AttrNamespace, Namespace};
 pub use parallel::{
-    ParallelOptions, SEQUENTIAL_BELOW, SpeculationStats, parse_bytes_parallel,
-    parse_document_parallel, parse_document_parallel_with_stats,
+    CutProbe, ParallelOptions, SEQUENTIAL_BELOW, SpeculationStats, parse_bytes_parallel,
+    parse_document_parallel, parse_document_parallel_with_stats, probe_cut,
 };
 pub use simulator::Simulator;
 pub use stream::StreamTokenizer;

@@ -145,7 +145,7 @@ fn matters_in_html(name: LocalName) -> bool {
 }
 
 /// HTML void elements: never on the stack.
-fn is_void(name: Option<LocalName>) -> bool {
+pub(crate) fn is_void(name: Option<LocalName>) -> bool {
     use LocalName as L;
     matches!(
         name,

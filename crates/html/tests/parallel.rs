@@ -228,3 +228,86 @@ fn short_inputs_and_error_reporting_run_sequentially() {
         parse_document(&page, &options).errors().len()
     );
 }
+
+/// The probe of a chunk's guesses (HPar's Table IV, insertion modes and
+/// tree state) compares the true state at a cut with what the chunk's own
+/// bytes suggest, field by field.
+#[test]
+fn cut_probes_compare_the_true_state_with_the_guess() {
+    use spinneret_html::{CutProbe, probe_cut};
+    let probe = |page: &str, before: &str| {
+        let cut = page.find(before).expect("the cut's text is in the page");
+        probe_cut(page, cut, &ParseOptions::default())
+    };
+    let all = CutProbe {
+        boundary: true,
+        in_body: true,
+        open_elements: true,
+        no_formatting_elements: true,
+    };
+    // Every element open at the cut is closed after it.
+    let page = "<!DOCTYPE html><body><main><ul><li>a</li><li>b</ul></main><p>c</p>";
+    assert_eq!(probe(page, "<li>b"), all);
+    assert!(probe(page, "<li>b").holds());
+    // An element closed by an implied end tag is missed: the second <li>
+    // closes the first, which no end tag names.
+    let page = "<!DOCTYPE html><body><main><ul><li>a<li>b</ul></main><p>c</p>";
+    assert_eq!(
+        probe(page, "<li>b"),
+        CutProbe {
+            open_elements: false,
+            ..all
+        }
+    );
+    // SVG elements are guessed in the SVG namespace, and HTML again in a
+    // foreignObject.
+    let page = "<body><svg><g><foreignObject><div><b></b>x</div></foreignObject></g></svg>";
+    assert!(probe(page, "<b>").holds());
+    // At the document's start: the initial mode, no open elements.
+    let start = CutProbe {
+        in_body: false,
+        open_elements: false,
+        ..all
+    };
+    assert_eq!(probe(page, "<body>"), start);
+    // No end tag closes the open <div>: the guess misses it.
+    let page = "<body><div><p>a</p><p>b";
+    assert_eq!(
+        probe(page, "<p>b"),
+        CutProbe {
+            open_elements: false,
+            ..all
+        }
+    );
+    // Inside an <a>: a formatting element, whose attributes a chunk cannot know.
+    let page = "<body><a href=x>one <span>two</span></a>";
+    let inside_a = probe(page, "<span>");
+    assert_eq!(
+        inside_a,
+        CutProbe {
+            no_formatting_elements: false,
+            ..all
+        }
+    );
+    // In a table row the mode is not in body (and the implied <tbody>
+    // is missed).
+    let page = "<body><table><tr><td>a</td><td>b</td></tr></table>";
+    let in_row = CutProbe {
+        in_body: false,
+        open_elements: false,
+        ..all
+    };
+    assert_eq!(probe(page, "<td>b"), in_row);
+    let page = "<body><table><tbody><tr><td><b>a</b></td></tr></tbody></table>";
+    assert_eq!(
+        probe(page, "<b>"),
+        CutProbe {
+            in_body: false,
+            ..all
+        }
+    );
+    // Inside a comment or a script there is no token boundary.
+    let page = "<body><!-- <p>x --><script>if (a <b) {}</script>";
+    assert_eq!(probe(page, "<p>x"), CutProbe::default());
+    assert_eq!(probe(page, "<b)"), CutProbe::default());
+}

@@ -334,6 +334,23 @@ impl<S: TreeSink> TreeBuilder<S> {
         }
     }
 
+    /// The name a key stands for (`None` for a hole's).
+    pub(crate) fn key_name(&self, key: Key) -> Option<&str> {
+        if key == Key::HOLE {
+            return None;
+        }
+        match key.local() {
+            Some(name) => Some(name.as_str()),
+            None => {
+                let id = key.other_index() as u32;
+                self.names
+                    .iter()
+                    .find(|&(_, &n)| n == id)
+                    .map(|(s, _)| &**s)
+            }
+        }
+    }
+
     /// The key of an end tag's name, if any open element can have it.
     pub(crate) fn existing_key(&self, name: Name<'_>) -> Option<Key> {
         match name {

@@ -8,7 +8,7 @@
 //! table, which only grows).
 
 use super::QuirksMode;
-use super::formatting_list::FormattingList;
+use super::formatting_list::{Formatting, FormattingList};
 use super::open_elements::OpenElements;
 use crate::names::LocalName;
 use crate::namespace::Namespace;
@@ -221,6 +221,15 @@ pub struct BuilderState<H> {
 }
 
 impl<H> BuilderState<H> {
+    /// How many elements (not markers) the list of active formatting
+    /// elements holds.
+    pub fn formatting_element_count(&self) -> usize {
+        self.formatting
+            .iter()
+            .filter(|f| matches!(f, Formatting::Element(_)))
+            .count()
+    }
+
     pub(crate) fn new(scripting: bool) -> BuilderState<H> {
         BuilderState {
             mode: InsertionMode::Initial,
