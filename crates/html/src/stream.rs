@@ -10,7 +10,7 @@
 
 use crate::error::ParseError;
 use crate::token::Token;
-use crate::tokenizer::{Core, Step, TokenizerOptions};
+use crate::tokenizer::{Core, TokenizerOptions};
 
 /// A tokenizer fed in chunks.
 ///
@@ -70,14 +70,13 @@ impl StreamTokenizer {
     fn run(&mut self, at_eof: bool, mut sink: impl FnMut(Token<'_>)) {
         let mut pending = None;
         loop {
-            match self.core.step(&self.buf, at_eof) {
-                Step::Token(t) => sink(t),
-                Step::End => break,
-                Step::NeedMore => {
+            let Some(t) = self.core.step(&self.buf, at_eof) else {
+                if self.core.needs_more {
                     pending = Some(self.buf.len() - self.core.pos);
-                    break;
                 }
-            }
+                break;
+            };
+            sink(t);
         }
         // Drop the consumed prefix.
         let consumed = self.core.pos;

@@ -215,14 +215,10 @@ impl<'a> Tokenizer<'a> {
         if self.done {
             return None;
         }
-        match self.core.step(self.input, true) {
-            Step::Token(t) => Some(t),
-            Step::End => {
-                self.done = true;
-                None
-            }
-            Step::NeedMore => unreachable!("a whole input never needs more"),
-        }
+        let token = self.core.step(self.input, true);
+        // A whole input never needs more: `None` is the end.
+        self.done = token.is_none();
+        token
     }
 
     /// The byte offset where the next token starts.
@@ -259,12 +255,9 @@ pub fn tokenize(
     mut sink: impl FnMut(Token<'_>),
 ) -> Vec<ParseError> {
     let mut t = Tokenizer::new(input, options);
-    loop {
-        match t.core.step(input, true) {
-            Step::Token(token) => sink(token),
-            Step::End => break,
-            Step::NeedMore => unreachable!("a whole input never needs more"),
-        }
+    // A whole input never needs more: `None` is the end.
+    while let Some(token) = t.core.step(input, true) {
+        sink(token);
     }
     t.core.errors
 }
