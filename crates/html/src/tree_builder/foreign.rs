@@ -196,7 +196,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         match token {
             Tok::Text(t) => {
                 let s = t.as_str();
-                if s.contains('\0') {
+                if memchr::memchr(0, s.as_bytes()).is_some() {
                     self.error(TreeErrorKind::UnexpectedNull);
                     let replaced = s.replace('\0', "\u{fffd}");
                     self.insert_text(TokenText::Scratch(&replaced));

@@ -173,13 +173,15 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// Inserts text with the NULs removed (in body and similar modes,
     /// where a NUL is a parse error and ignored).
     pub(crate) fn insert_text_without_nulls(&mut self, text: TokenText<'_>) {
-        let s = text.as_str();
-        if !s.contains('\0') {
+        // Most text has no NUL: memchr's vector scan says so in a
+        // fraction of the instructions of `str::contains` (≈1.4 Ir/byte of
+        // body text in the tree kernel).
+        if memchr::memchr(0, text.as_str().as_bytes()).is_none() {
             return self.insert_text(text);
         }
         self.error(super::TreeErrorKind::UnexpectedNull);
         let mut rest = text;
-        while let Some(i) = rest.as_str().find('\0') {
+        while let Some(i) = memchr::memchr(0, rest.as_str().as_bytes()) {
             let (before, after) = super::split_text(rest, i);
             self.insert_text(before);
             rest = super::split_text(after, 1).1;

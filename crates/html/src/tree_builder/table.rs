@@ -180,7 +180,7 @@ impl<S: TreeSink> TreeBuilder<S> {
     pub(crate) fn in_table_text<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
         if let Tok::Text(t) = token {
             let s = t.as_str();
-            if s.contains('\0') {
+            if memchr::memchr(0, s.as_bytes()).is_some() {
                 self.error(TreeErrorKind::UnexpectedNull);
             }
             let mut offset = match t {
