@@ -39,10 +39,7 @@ pub fn run(args: &TreeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow
         None => None,
     };
     let doc = parse(&bytes, page_url.as_deref(), args);
-    let text = render(&doc, args);
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .context("output")?;
+    write(&doc, args, out).context("output")?;
     Ok(())
 }
 
@@ -85,10 +82,18 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
     }
 }
 
-/// The document in the chosen format, ending with a newline unless empty.
-fn render(doc: &Document, args: &TreeArgs) -> String {
+/// Writes the document in the chosen format, ending with a newline unless
+/// empty. The dump (quadratic in the tree's depth: every line is indented
+/// by it) is streamed; the HTML and the text are linear in the input and
+/// written whole.
+fn write(doc: &Document, args: &TreeArgs, out: &mut dyn Write) -> std::io::Result<()> {
     let mut text = match args.format {
-        TreeFormat::Dump => doc.dump(),
+        TreeFormat::Dump => {
+            // Every line of the dump ends in a newline.
+            let mut out = out;
+            doc.write_dump(&mut out)?;
+            return out.flush();
+        }
         TreeFormat::Html => doc.root().outer_html(SerializeOptions {
             scripting: args.scripting,
         }),
@@ -97,7 +102,8 @@ fn render(doc: &Document, args: &TreeArgs) -> String {
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
-    text
+    out.write_all(text.as_bytes())?;
+    out.flush()
 }
 
 /// Parses `--fragment`'s value: an HTML element name, or `svg NAME` /
