@@ -289,7 +289,8 @@ pub struct LinksArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 
-    /// Skip WARC records larger than this (suffixes K, M, G).
+    /// Skip WARC records, and HTML pages (`--html`, `--manifest`; decompressed),
+    /// larger than this (suffixes K, M, G).
     #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
     pub max_record_size: u64,
 

@@ -195,14 +195,33 @@ pub fn source_len(s: &Source) -> u64 {
 
 /// Reads an HTML file, decompressing `.gz`.
 pub fn read_html(path: &Path) -> std::io::Result<Vec<u8>> {
-    let data = std::fs::read(path)?;
+    read_html_limited(path, u64::MAX)
+}
+
+/// [`read_html`] for a page of at most `limit` bytes (decompressed): a
+/// larger one is an error, found without holding more than `limit + 1`
+/// bytes of it (a gzip bomb in a manifest costs no more memory than a
+/// page at the limit).
+pub fn read_html_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    let too_large =
+        || std::io::Error::other(format!("page exceeds max_record_size {limit}; skipped"));
+    let file = std::fs::File::open(path)?;
+    let mut out = Vec::new();
     if path.extension().is_some_and(|e| e == "gz") {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&data[..]).read_to_end(&mut out)?;
-        Ok(out)
+        let compressed = std::io::BufReader::new(file);
+        flate2::bufread::MultiGzDecoder::new(compressed)
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut out)?;
     } else {
-        Ok(data)
+        if file.metadata()?.len() > limit {
+            return Err(too_large());
+        }
+        file.take(limit.saturating_add(1)).read_to_end(&mut out)?;
     }
+    if out.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(out)
 }
 
 /// Produces every item of `sources` in order, calling `emit` with each and
@@ -263,7 +282,7 @@ pub fn produce(
                 base += read;
             }
             Source::Html { path, url } => {
-                let item = page_item(path, url);
+                let item = page_item(path, url, opts.max_record_size);
                 base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
                 if !emit(item, base) {
                     return base;
@@ -271,7 +290,7 @@ pub fn produce(
             }
             Source::Pages(v) => {
                 for (path, url) in v {
-                    let item = page_item(path, url);
+                    let item = page_item(path, url, opts.max_record_size);
                     base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
                     if !emit(item, base) {
                         return base;
@@ -319,9 +338,9 @@ fn records_of(
     (records.bytes_read(), None)
 }
 
-fn page_item(path: &Path, url: &str) -> Item {
+fn page_item(path: &Path, url: &str, max_size: u64) -> Item {
     let file: Arc<str> = Arc::from(path.display().to_string());
-    match read_html(path) {
+    match read_html_limited(path, max_size) {
         Ok(body) => Item::Page {
             file,
             url: url.to_owned(),
@@ -369,6 +388,44 @@ mod tests {
             Err(Error::Input { .. })
         ));
         assert_eq!(expand_input("-").unwrap(), [Source::Stdin]);
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn pages_over_the_size_limit_are_bad_items_read_no_further() {
+        use std::io::Write;
+        let d = tmpdir("limit");
+        let page = b"<a href=x>y</a>".repeat(70_000); // 1,050,000 bytes
+        std::fs::write(d.join("p.html"), &page).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&page).unwrap();
+        std::fs::write(d.join("p.html.gz"), gz.finish().unwrap()).unwrap();
+        for name in ["p.html", "p.html.gz"] {
+            let path = d.join(name);
+            let len = page.len() as u64;
+            assert_eq!(read_html_limited(&path, len).unwrap(), page, "{name}");
+            assert_eq!(read_html(&path).unwrap(), page, "{name}");
+            let err = read_html_limited(&path, len - 1).unwrap_err();
+            assert!(err.to_string().contains("max_record_size"), "{name}: {err}");
+            // In a run: a bad item saying why, and the run goes on.
+            let sources = [Source::Html {
+                path: path.clone(),
+                url: "https://a.example/".to_owned(),
+            }];
+            let opts = Options {
+                max_record_size: 1 << 20,
+                ..Options::default()
+            };
+            let mut items = Vec::new();
+            produce(&sources, opts, None, &mut |item, _| {
+                items.push(item);
+                true
+            });
+            assert!(
+                matches!(&items[..], [Item::Bad { what, .. }] if what.contains("max_record_size")),
+                "{name}"
+            );
+        }
         std::fs::remove_dir_all(d).unwrap();
     }
 
