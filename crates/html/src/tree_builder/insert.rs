@@ -173,9 +173,9 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// Inserts text with the NULs removed (in body and similar modes,
     /// where a NUL is a parse error and ignored).
     pub(crate) fn insert_text_without_nulls(&mut self, text: TokenText<'_>) {
-        // Most text has no NUL: memchr's vector scan says so in a
-        // fraction of the instructions of `str::contains` (≈1.4 Ir/byte of
-        // body text in the tree kernel).
+        // memchr rather than `str::contains` (core's scalar search): about
+        // 0.5 % fewer instructions in the tree kernel, whose text tokens are
+        // mostly short.
         if memchr::memchr(0, text.as_str().as_bytes()).is_none() {
             return self.insert_text(text);
         }
