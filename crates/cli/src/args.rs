@@ -176,6 +176,11 @@ pub struct TreeArgs {
     /// under 256 KiB, and fragments, are parsed sequentially.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+
+    /// Refuse a page larger than this (decompressed; suffixes K, M, G):
+    /// the document takes a few times the page's size in memory.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
+    pub max_size: u64,
 }
 
 /// Output format of `spinneret links`.

@@ -194,34 +194,45 @@ pub fn source_len(s: &Source) -> u64 {
 }
 
 /// Reads an HTML file, decompressing `.gz`.
-pub fn read_html(path: &Path) -> std::io::Result<Vec<u8>> {
+#[cfg(test)]
+fn read_html(path: &Path) -> std::io::Result<Vec<u8>> {
     read_html_limited(path, u64::MAX)
 }
 
-/// [`read_html`] for a page of at most `limit` bytes (decompressed): a
-/// larger one is an error, found without holding more than `limit + 1`
-/// bytes of it (a gzip bomb in a manifest costs no more memory than a
-/// page at the limit).
+/// Reads an HTML file, decompressing `.gz`, of at most `limit` bytes
+/// (decompressed): a larger one is an error of kind
+/// [`FileTooLarge`](std::io::ErrorKind::FileTooLarge), found without
+/// holding more than `limit + 1` bytes of it (a gzip bomb costs no more
+/// memory than a page at the limit).
 pub fn read_html_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
-    let too_large =
-        || std::io::Error::other(format!("page exceeds max_record_size {limit}; skipped"));
     let file = std::fs::File::open(path)?;
-    let mut out = Vec::new();
     if path.extension().is_some_and(|e| e == "gz") {
         let compressed = std::io::BufReader::new(file);
-        flate2::bufread::MultiGzDecoder::new(compressed)
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut out)?;
-    } else {
-        if file.metadata()?.len() > limit {
-            return Err(too_large());
-        }
-        file.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+        return read_limited(flate2::bufread::MultiGzDecoder::new(compressed), limit);
     }
+    if file.metadata()?.len() > limit {
+        return Err(too_large(limit));
+    }
+    read_limited(file, limit)
+}
+
+/// All of `reader` if it holds at most `limit` bytes, reading no more
+/// than `limit + 1` of them; else an error of kind
+/// [`FileTooLarge`](std::io::ErrorKind::FileTooLarge).
+pub fn read_limited(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    reader.take(limit.saturating_add(1)).read_to_end(&mut out)?;
     if out.len() as u64 > limit {
-        return Err(too_large());
+        return Err(too_large(limit));
     }
     Ok(out)
+}
+
+fn too_large(limit: u64) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::FileTooLarge,
+        format!("larger than {limit} bytes"),
+    )
 }
 
 /// Produces every item of `sources` in order, calling `emit` with each and
@@ -346,6 +357,11 @@ fn page_item(path: &Path, url: &str, max_size: u64) -> Item {
             url: url.to_owned(),
             body,
         },
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Item::Bad {
+            file,
+            offset: None,
+            what: format!("page exceeds max_record_size {max_size}; skipped"),
+        },
         Err(e) => Item::Bad {
             file,
             offset: None,
@@ -406,7 +422,11 @@ mod tests {
             assert_eq!(read_html_limited(&path, len).unwrap(), page, "{name}");
             assert_eq!(read_html(&path).unwrap(), page, "{name}");
             let err = read_html_limited(&path, len - 1).unwrap_err();
-            assert!(err.to_string().contains("max_record_size"), "{name}: {err}");
+            assert_eq!(
+                err.kind(),
+                std::io::ErrorKind::FileTooLarge,
+                "{name}: {err}"
+            );
             // In a run: a bad item saying why, and the run goes on.
             let sources = [Source::Html {
                 path: path.clone(),

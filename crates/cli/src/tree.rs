@@ -25,7 +25,7 @@ use crate::args::{TreeArgs, TreeFormat};
 /// Runs `spinneret tree`: reads the input (`stdin` for `-`), parses it and
 /// writes the chosen format to `out`.
 pub fn run(args: &TreeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow::Result<()> {
-    let bytes = read_input(&args.input, stdin)?;
+    let bytes = read_input(&args.input, args.max_size, stdin)?;
     let page_url = match &args.url {
         Some(url) => Some(
             spinneret_url::Url::parse(url)
@@ -44,16 +44,26 @@ pub fn run(args: &TreeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow
 }
 
 /// The input's bytes: the file (`.gz` decompressed, as `links --html`
-/// reads it) or standard input for `-`.
-fn read_input(input: &str, stdin: &mut dyn Read) -> anyhow::Result<Vec<u8>> {
-    if input == "-" {
-        let mut bytes = Vec::new();
-        stdin
-            .read_to_end(&mut bytes)
-            .context("standard input: cannot be read")?;
-        return Ok(bytes);
+/// reads it) or standard input for `-`; an error if they are more than
+/// `max_size`, found without reading further.
+fn read_input(input: &str, max_size: u64, stdin: &mut dyn Read) -> anyhow::Result<Vec<u8>> {
+    let (read, what) = if input == "-" {
+        (
+            crate::input::read_limited(stdin, max_size),
+            "standard input",
+        )
+    } else {
+        let path = std::path::Path::new(input);
+        (crate::input::read_html_limited(path, max_size), input)
+    };
+    match read {
+        Ok(bytes) => Ok(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Err(anyhow::anyhow!(
+            "{what}: the page is larger than --max-size ({max_size} bytes, decompressed); \
+             raise --max-size to parse it"
+        )),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("{what}: cannot be read"))),
     }
-    crate::input::read_html(std::path::Path::new(input)).with_context(|| input.to_owned())
 }
 
 /// Decodes and parses the page (see the module documentation).
