@@ -342,7 +342,11 @@ impl<'a> PageScan<'a> {
     /// foreign before the tag.
     fn after_tag(&mut self, foreign: bool) -> bool {
         let before = std::mem::replace(&mut self.foreign, foreign);
-        self.flush_style_text();
+        // Checked here, inline: after_tag runs for every tag, a `<style>`
+        // ends at a handful.
+        if self.raw == Some(RawText::Style) {
+            self.flush_style_text();
+        }
         self.raw = None;
         before
     }
@@ -481,6 +485,7 @@ impl<'a> PageScan<'a> {
 
     /// The `url()`s of a `<style>` element's text, when it ended (at the
     /// next tag or the end of the page).
+    #[inline(never)]
     fn flush_style_text(&mut self) {
         if self.raw != Some(RawText::Style) {
             return;
