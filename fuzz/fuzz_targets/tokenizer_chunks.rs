@@ -1,7 +1,9 @@
 //! The tokenizer's streaming guarantee: the whole input in one run, the same
 //! input fed to `StreamTokenizer` in fuzzer-chosen chunks, and a run resumed
 //! from a `Snapshot` at every token boundary all give identical tokens, and
-//! the chunked run reports the same errors.
+//! the chunked run reports the same errors. A run that leaves out the data
+//! state's text (`Tokenizer::skip_data_text`, switched by the chunk sizes'
+//! bits) gives the same other tokens at the same offsets.
 //!
 //! Input: a flags byte (bits 0-2 the initial text mode, 3 report errors,
 //! 4 no tree-builder simulation, 5 scripting, 6 a last start tag `title`),
@@ -55,6 +57,35 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let whole_errors = tokenizer.errors().to_vec();
+
+    // Data-state text left out, switched on and off by the chunk sizes.
+    let markup = |tokens: &[OwnedToken], offsets: &[usize]| -> Vec<(OwnedToken, usize)> {
+        tokens
+            .iter()
+            .zip(offsets)
+            .filter(|(t, _)| !matches!(t, OwnedToken::Text(_)))
+            .map(|(t, &o)| (t.clone(), o))
+            .collect()
+    };
+    let offsets_after: Vec<usize> = cuts.iter().skip(1).map(|&(_, o, _)| o).collect();
+    let mut skipping = Tokenizer::new(text, options.clone());
+    let (mut skipped, mut skipped_offsets) = (Vec::new(), Vec::new());
+    for i in 0.. {
+        let bit = sizes
+            .get(i / 8)
+            .map_or(i % 2 == 0, |b| b >> (i % 8) & 1 == 1);
+        skipping.skip_data_text(bit);
+        let Some(t) = skipping.next_token() else {
+            break;
+        };
+        skipped.push(t.to_owned());
+        skipped_offsets.push(skipping.offset());
+    }
+    assert_eq!(
+        markup(&skipped, &skipped_offsets),
+        markup(&whole, &offsets_after),
+        "skipping data text"
+    );
 
     // Fuzzer-chosen chunks.
     let mut stream = StreamTokenizer::new(options.clone());

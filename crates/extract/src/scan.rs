@@ -156,6 +156,9 @@ pub(crate) fn scan(
         {
             return sink.pass(true);
         }
+        // Text matters only as anchor text (a `<style>`'s is RAWTEXT,
+        // which is never skipped).
+        tok.skip_data_text(!sink.in_anchor);
     }
     sink.finish();
     sink.pass(false)

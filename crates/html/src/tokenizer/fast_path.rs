@@ -14,7 +14,9 @@
 //!
 //! Invariant: each produces exactly the token the states would, or returns
 //! `None` having changed nothing the states read, and the states take the
-//! token from its start. So a change to the data state, the tag states or
+//! token from its start. (With `Tokenizer::skip_data_text`, `fast_scan`
+//! may first pass over a data-state text run that ends at markup: the
+//! position then moves to the markup, a token boundary of the states too.) So a change to the data state, the tag states or
 //! the comment states must be checked against these.
 
 use super::TextMode;
@@ -44,26 +46,32 @@ impl Core {
             return None;
         }
         let b = input.as_bytes();
-        let p = self.pos;
-        if *b.get(p)? == b'<' {
-            // Tag open state / end tag open state, with a letter next.
-            let (name_start, end) = match *b.get(p + 1)? {
-                c if c.is_ascii_alphabetic() => (p + 1, false),
-                b'/' if b.get(p + 2)?.is_ascii_alphabetic() => (p + 2, true),
-                _ => return None,
-            };
-            self.scratch.clear();
-            self.attrs.clear();
-            let mut run = Run {
-                input,
-                b,
-                at_eof,
-                core: self,
-            };
-            return match run.fast_tag(name_start, end) {
-                Ok(Attempt::Done(Scan::Built(built))) => Some(built),
-                _ => None,
-            };
+        let mut p = self.pos;
+        loop {
+            if *b.get(p)? == b'<' {
+                // Tag open state / end tag open state, with a letter next.
+                let (name_start, end) = match *b.get(p + 1)? {
+                    c if c.is_ascii_alphabetic() => (p + 1, false),
+                    b'/' if b.get(p + 2)?.is_ascii_alphabetic() => (p + 2, true),
+                    _ => return None,
+                };
+                self.scratch.clear();
+                self.attrs.clear();
+                let mut run = Run {
+                    input,
+                    b,
+                    at_eof,
+                    core: self,
+                };
+                return match run.fast_tag(name_start, end) {
+                    Ok(Attempt::Done(Scan::Built(built))) => Some(built),
+                    _ => None,
+                };
+            }
+            if !self.skip_text {
+                break;
+            }
+            p = self.skip_data_text(b, p)?;
         }
         // Data state: a run of ordinary text up to a '<' that starts markup
         // (a tag open state that does not emit the '<' as text).
@@ -75,6 +83,26 @@ impl Core {
             }
             _ => None,
         }
+    }
+
+    /// Data-state text at `p` left out (`Tokenizer::skip_data_text`): the
+    /// run ends at the first '<' that starts markup, whatever comes before
+    /// (character references and CRs only change the text). Moves the
+    /// position there and returns it: the markup is the next token, taken
+    /// by the fast path or the states. `None` (the position unchanged) for
+    /// a run that reaches the end of the input, left to the states.
+    #[inline(never)]
+    fn skip_data_text(&mut self, b: &[u8], p: usize) -> Option<usize> {
+        let mut q = p;
+        loop {
+            q += memchr::memchr(b'<', b.get(q..)?)?;
+            if starts_markup(*b.get(q + 1)?) {
+                break;
+            }
+            q += 1;
+        }
+        self.pos = q;
+        Some(q)
     }
 
     /// A data-state text run with character references or newlines to

@@ -221,6 +221,41 @@ impl<'a> Tokenizer<'a> {
         token
     }
 
+    /// While `skip` is on, text that the data state would emit before a
+    /// `<` that starts markup (a tag, an end tag, a comment, a doctype or
+    /// a bogus comment) is passed over, not returned — found by one scan
+    /// for `<`, with no character reference decoded — and every other
+    /// token is exactly what it would be: the same tags, comments and
+    /// doctypes at the same offsets, and the same simulator state. Other
+    /// text is still returned: at the end of the input, and in the RCDATA,
+    /// RAWTEXT, script data, PLAINTEXT and CDATA states. With errors
+    /// reported it has no effect (the errors need every character).
+    ///
+    /// For consumers that read only the markup for stretches of a page —
+    /// the link extractor, outside `<a>` elements. May be switched between
+    /// any two tokens; it is the caller's, not the tokenizer's, state
+    /// ([`Tokenizer::snapshot`] leaves it out).
+    ///
+    /// ```
+    /// use spinneret_html::{Token, Tokenizer, TokenizerOptions};
+    /// let mut tok = Tokenizer::new("a &amp; b<p>c<script>d</script>e", TokenizerOptions::default());
+    /// tok.skip_data_text(true);
+    /// let mut seen = Vec::new();
+    /// while let Some(token) = tok.next_token() {
+    ///     seen.push(match token {
+    ///         Token::Text(t) => format!("text {t}"),
+    ///         Token::StartTag(t) => format!("<{}>", t.name.as_str()),
+    ///         Token::EndTag(t) => format!("</{}>", t.name.as_str()),
+    ///         other => format!("{other:?}"),
+    ///     });
+    /// }
+    /// // The script's text and the text at the end remain.
+    /// assert_eq!(seen, ["<p>", "<script>", "text d", "</script>", "text e"]);
+    /// ```
+    pub fn skip_data_text(&mut self, skip: bool) {
+        self.core.skip_text = skip;
+    }
+
     /// The byte offset where the next token starts.
     pub fn offset(&self) -> usize {
         self.core.pos

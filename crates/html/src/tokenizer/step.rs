@@ -77,6 +77,10 @@ pub(crate) struct Core {
     pub(crate) driven: bool,
     /// Whether parse errors are reported (the fast paths are off if so).
     pub(super) report: bool,
+    /// Whether the data state's text before markup is left out
+    /// ([`Tokenizer::skip_data_text`](super::Tokenizer::skip_data_text)):
+    /// a consumer's choice, not tokenizer state (snapshots leave it out).
+    pub(crate) skip_text: bool,
     /// Whether the last [`Core::step`] built no token because the token
     /// may go on past the buffer (rather than because the input ended).
     pub(crate) needs_more: bool,
@@ -124,6 +128,7 @@ impl Core {
             cdata_allowed: false,
             driven: false,
             report: options.report_errors,
+            skip_text: false,
             needs_more: false,
             base: 0,
             pos: 0,
