@@ -64,7 +64,12 @@
 //! logged predicate holds there, the chunk's operations are the ones the
 //! sequential tree builder would make, and its nodes are adopted into the
 //! document (`Document::adopt_children`); else the chunk is built again
-//! from the true context.
+//! from the true context. `parallel/tree_speculation.md` is the inventory
+//! to build it from: each read of the context and the predicate it logs,
+//! the writes that can be replayed and those that end the speculation, the
+//! seams that cover them without a cost to the sequential parser, and the
+//! traps (a per-sink fingerprint seed, end tags of names the worker never
+//! interned, a one-parent `adopt_children`, index-based state).
 //!
 //! How often such a guess would hold is measured by [`probe_cut`]
 //! (`spinneret-bench hpar`, tree-state table): guessing the *whole* state
