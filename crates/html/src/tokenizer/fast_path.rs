@@ -41,7 +41,11 @@ impl Core {
     /// which every step starts by clearing) for [`Core::scan_states`].
     /// Only when errors are not reported.
     #[inline(always)]
-    pub(super) fn fast_scan(&mut self, input: &str, at_eof: bool) -> Option<Built> {
+    pub(super) fn fast_scan<const SKIP: bool>(
+        &mut self,
+        input: &str,
+        at_eof: bool,
+    ) -> Option<Built> {
         if self.mode != TextMode::Data || self.report {
             return None;
         }
@@ -68,7 +72,7 @@ impl Core {
                     _ => None,
                 };
             }
-            if !self.skip_text {
+            if !SKIP || !self.skip_text {
                 break;
             }
             p = self.skip_data_text(b, p)?;

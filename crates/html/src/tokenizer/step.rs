@@ -184,7 +184,7 @@ impl Core {
     #[inline(always)]
     pub(crate) fn step_driven<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Step<'t> {
         debug_assert!(self.driven);
-        let built = match self.fast_scan(input, at_eof) {
+        let built = match self.fast_scan::<false>(input, at_eof) {
             Some(built) => built,
             None => match self.scan_states(input, at_eof) {
                 Ok(built) => built,
@@ -204,7 +204,7 @@ impl Core {
     /// per token (about 15 instructions).
     #[inline]
     pub(crate) fn step<'t>(&'t mut self, input: &'t str, at_eof: bool) -> Option<Token<'t>> {
-        let built = match self.fast_scan(input, at_eof) {
+        let built = match self.fast_scan::<true>(input, at_eof) {
             Some(built) => built,
             None => match self.scan_states(input, at_eof) {
                 Ok(built) => built,
