@@ -311,3 +311,32 @@ fn cut_probes_compare_the_true_state_with_the_guess() {
     assert_eq!(probe(page, "<p>x"), CutProbe::default());
     assert_eq!(probe(page, "<b)"), CutProbe::default());
 }
+
+/// Many threads on a document of a few times the threshold: one worker
+/// per `sequential_below` bytes at most, not one per thread.
+#[test]
+fn workers_are_bounded_by_the_document_size() {
+    let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(22_000); // 1.08 MB: 4.1 × 256 KiB
+    let starts = |threads, sequential_below| {
+        ParallelOptions {
+            threads,
+            sequential_below,
+            cuts: None,
+        }
+        .chunk_starts(&page)
+        .len()
+    };
+    assert_eq!(starts(64, spinneret_html::SEQUENTIAL_BELOW), 4);
+    assert_eq!(starts(3, spinneret_html::SEQUENTIAL_BELOW), 2);
+    assert_eq!(starts(2, spinneret_html::SEQUENTIAL_BELOW), 1);
+    assert_eq!(starts(64, page.len() + 1), 0);
+    // No threshold: a worker per thread (the tests' setting).
+    assert_eq!(starts(64, 0), 63);
+    let (doc, stats) = parse_document_parallel_with_stats(
+        &page,
+        &ParseOptions::default(),
+        &ParallelOptions::threads(64),
+    );
+    assert_eq!(stats.chunks, 4);
+    assert!(doc.dump() == parse_document(&page, &ParseOptions::default()).dump());
+}

@@ -119,7 +119,13 @@ pub struct ParallelOptions {
     /// Threads in all, the calling thread included; 1 or 0 parses
     /// sequentially.
     pub threads: usize,
-    /// Inputs shorter than this (bytes) are parsed sequentially.
+    /// Inputs shorter than this (bytes) are parsed sequentially, and a
+    /// longer input gets at most one worker per this many bytes: a worker
+    /// costs the calling thread a thread start (about 35 µs of its CPU
+    /// time), and in this pipelined design one worker already tokenizes
+    /// faster than the calling thread builds, so more only help where it
+    /// falls behind. (Without the bound, 64 threads on a 1 MB page started
+    /// 63 workers, more than the parse saved.)
     pub sequential_below: usize,
     /// Where to cut, instead of the even smart cuts: byte offsets (sorted;
     /// offsets that are not inside the input or not on a character
@@ -251,9 +257,14 @@ fn cuts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
             })
             .collect();
     }
-    // One worker per thread but the calling thread's; the first starts at
-    // the beginning (its state is known), the others at smart cuts.
-    let chunks = parallel.threads.saturating_sub(1).max(1);
+    // One worker per thread but the calling thread's, and at most one
+    // per `sequential_below` bytes; the first starts at the beginning (its
+    // state is known), the others at smart cuts.
+    let most = match parallel.sequential_below {
+        0 => usize::MAX,
+        per_worker => (input.len() / per_worker).max(1),
+    };
+    let chunks = parallel.threads.saturating_sub(1).clamp(1, most);
     let mut cuts: Vec<usize> = (1..chunks)
         .map(|i| smart_cut(input, input.len() / chunks * i, input.len() / chunks))
         .collect();
