@@ -193,12 +193,6 @@ pub fn source_len(s: &Source) -> u64 {
     }
 }
 
-/// Reads an HTML file, decompressing `.gz`.
-#[cfg(test)]
-fn read_html(path: &Path) -> std::io::Result<Vec<u8>> {
-    read_html_limited(path, u64::MAX)
-}
-
 /// Reads an HTML file, decompressing `.gz`, of at most `limit` bytes
 /// (decompressed): a larger one is an error of kind
 /// [`FileTooLarge`](std::io::ErrorKind::FileTooLarge), found without
@@ -420,7 +414,7 @@ mod tests {
             let path = d.join(name);
             let len = page.len() as u64;
             assert_eq!(read_html_limited(&path, len).unwrap(), page, "{name}");
-            assert_eq!(read_html(&path).unwrap(), page, "{name}");
+            assert_eq!(read_html_limited(&path, u64::MAX).unwrap(), page, "{name}");
             let err = read_html_limited(&path, len - 1).unwrap_err();
             assert_eq!(
                 err.kind(),

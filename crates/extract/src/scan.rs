@@ -345,11 +345,7 @@ impl<'a> PageScan<'a> {
     /// foreign before the tag.
     fn after_tag(&mut self, foreign: bool) -> bool {
         let before = std::mem::replace(&mut self.foreign, foreign);
-        // Checked here, inline: after_tag runs for every tag, a `<style>`
-        // ends at a handful.
-        if self.raw == Some(RawText::Style) {
-            self.flush_style_text();
-        }
+        self.flush_style_text();
         self.raw = None;
         before
     }
@@ -487,12 +483,18 @@ impl<'a> PageScan<'a> {
     }
 
     /// The `url()`s of a `<style>` element's text, when it ended (at the
-    /// next tag or the end of the page).
-    #[inline(never)]
+    /// next tag or the end of the page). The check is inline: it runs after
+    /// every tag, and a `<style>` ends at a handful.
+    #[inline]
     fn flush_style_text(&mut self) {
-        if self.raw != Some(RawText::Style) {
-            return;
+        if self.raw == Some(RawText::Style) {
+            self.style_text_links();
         }
+    }
+
+    /// [`PageScan::flush_style_text`]'s work, out of line.
+    #[inline(never)]
+    fn style_text_links(&mut self) {
         let Buffers {
             links, style_text, ..
         } = &mut *self.buffers;

@@ -16,8 +16,9 @@
 //! `None` having changed nothing the states read, and the states take the
 //! token from its start. (With `Tokenizer::skip_data_text`, `fast_scan`
 //! may first pass over a data-state text run that ends at markup: the
-//! position then moves to the markup, a token boundary of the states too.) So a change to the data state, the tag states or
-//! the comment states must be checked against these.
+//! position then moves to the markup, a token boundary of the states
+//! too.) So a change to the data state, the tag states or the comment
+//! states must be checked against these.
 
 use super::TextMode;
 use super::fast_tag::Attempt;
