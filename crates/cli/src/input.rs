@@ -204,22 +204,67 @@ pub fn read_html_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
         let compressed = std::io::BufReader::new(file);
         return read_limited(flate2::bufread::MultiGzDecoder::new(compressed), limit);
     }
-    if file.metadata()?.len() > limit {
+    let len = file.metadata()?.len();
+    if len > limit {
         return Err(too_large(limit));
     }
-    read_limited(file, limit)
+    // Room for the whole file at once (and the byte that shows it did
+    // not grow since), so the buffer is never copied to grow.
+    read_limited_into(Vec::with_capacity(room(len + 1)), file, limit)
 }
 
 /// All of `reader` if it holds at most `limit` bytes, reading no more
 /// than `limit + 1` of them; else an error of kind
 /// [`FileTooLarge`](std::io::ErrorKind::FileTooLarge).
+///
+/// The buffer doubles as it fills but never past `limit + 1` bytes (a
+/// plain `read_to_end` doubles to twice the limit, and holds three times
+/// the limit while it copies). Measured with `spinneret tree` on a 2 MB
+/// gzip bomb at the 64 MiB default: 218 MB peak RSS before, 159 MB now
+/// (the allocator keeps the smaller buffers it freed).
 pub fn read_limited(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    reader.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+    read_limited_into(Vec::new(), reader, limit)
+}
+
+/// The first growth of [`read_limited`]'s buffer.
+const FIRST_READ: u64 = 8 << 10;
+
+/// [`read_limited`], into `out` (empty, with whatever capacity).
+fn read_limited_into(
+    mut out: Vec<u8>,
+    mut reader: impl Read,
+    limit: u64,
+) -> std::io::Result<Vec<u8>> {
+    let most = limit.saturating_add(1);
+    loop {
+        let len = out.len() as u64;
+        let spare = (out.capacity() as u64).saturating_sub(len);
+        let want = if spare > 0 {
+            spare
+        } else {
+            len.max(FIRST_READ)
+        };
+        let step = want.min(most - len);
+        if step == 0 {
+            break;
+        }
+        out.try_reserve_exact(room(step))?;
+        // `take` stops the read at the reserved room: `read_to_end` never
+        // grows the buffer itself.
+        let read = (&mut reader).take(step).read_to_end(&mut out)?;
+        if (read as u64) < step {
+            break;
+        }
+    }
     if out.len() as u64 > limit {
         return Err(too_large(limit));
     }
     Ok(out)
+}
+
+/// `bytes` as a capacity (saturating on 32-bit targets).
+fn room(bytes: u64) -> usize {
+    usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
 fn too_large(limit: u64) -> std::io::Error {
@@ -367,6 +412,51 @@ fn page_item(path: &Path, url: &str, max_size: u64) -> Item {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_limited_holds_no_more_than_the_limit_and_a_byte() {
+        // A stream (no size known) of 0, 1, at, one over and far over the
+        // limit; the limit itself small, large and odd.
+        for limit in [0u64, 1, 5, 8 << 10, (8 << 10) + 1, 100_000, 1 << 20] {
+            for len in [0, 1, limit, limit + 1, limit * 3 + 7] {
+                let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+                let got = read_limited(std::io::Cursor::new(&data), limit);
+                if len <= limit {
+                    let got = got.unwrap();
+                    assert_eq!(got, data, "limit {limit}, {len} bytes");
+                    assert!(
+                        got.capacity() as u64 <= limit + 1,
+                        "limit {limit}, {len} bytes"
+                    );
+                } else {
+                    let err = got.unwrap_err();
+                    assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
+                }
+            }
+        }
+        // A reader that hands out one byte at a time still stops at the
+        // limit and a byte.
+        struct Trickle(u64);
+        impl Read for Trickle {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.0 == 0 || buf.is_empty() {
+                    return Ok(0);
+                }
+                self.0 -= 1;
+                buf[0] = b'x';
+                Ok(1)
+            }
+        }
+        let mut left = Trickle(u64::MAX);
+        let err = read_limited(&mut left, 1000).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
+        assert_eq!(
+            left.0,
+            u64::MAX - 1001,
+            "reads the limit and a byte, no more"
+        );
+        assert_eq!(read_limited(Trickle(1000), 1000).unwrap().len(), 1000);
+    }
 
     fn tmpdir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("spinneret-cli-{name}-{}", std::process::id()));
