@@ -31,7 +31,7 @@ use std::hint::black_box;
 
 use spinneret_html::{
     ParallelOptions, ParseOptions, Tokenizer, TokenizerOptions, parse_document,
-    parse_document_parallel, parse_document_parallel_with_stats, probe_cut,
+    parse_document_parallel, parse_document_parallel_with_stats, probe_cut, probe_tree_speculation,
 };
 
 use crate::pages::Pages;
@@ -81,6 +81,10 @@ pub fn run(plan: Plan, quick: bool) {
     println!(
         "Tree-state speculation (cuts at 1/2, 1/3, 2/3, 1/4, 2/4, 3/4):\n\n{}",
         tree_state_table(&set, &docs, &options, quick).markdown()
+    );
+    println!(
+        "Tree speculation, its upper bound (the parser's cuts with 3, 4 and 5 threads):\n\n{}",
+        tree_speculation_table(&set, &docs, &options, quick).markdown()
     );
 
     let mut speed = Table::new([
@@ -241,34 +245,7 @@ fn tree_state_table(
         Column::right("no formatting element"),
         Column::right("all hold"),
     ]);
-    let large: Vec<&str> = set
-        .pages
-        .iter()
-        .map(String::as_str)
-        .filter(|p| p.len() >= 200_000)
-        .take(if quick { 10 } else { usize::MAX })
-        .collect();
-    let of = |pick: &dyn Fn(&str) -> bool| -> Vec<&str> {
-        docs.iter()
-            .filter(|(name, d)| d.len() >= 1_000_000 && pick(name))
-            .map(|(_, d)| d.as_str())
-            .collect()
-    };
-    let huge = of(&|name| name.starts_with("pages/"));
-    let made = of(&|name| name.ends_with("MB of pages"));
-    let hostile = of(&|name| name.starts_with("hostile"));
-    let groups = [
-        (
-            format!("corpus pages of 200 KB or more ({})", large.len()),
-            large,
-        ),
-        (
-            format!("corpus pages of 1 MB or more ({})", huge.len()),
-            huge,
-        ),
-        (format!("made of pages, 1-16 MB ({})", made.len()), made),
-        (format!("hostile ({})", hostile.len()), hostile),
-    ];
+    let groups = document_groups(set, docs, quick);
     let rules: [(&str, CutRule); 3] = [
         ("the parser's cut", parser_cuts),
         ("any tag", |doc| even_cuts(doc, tag_cut)),
@@ -286,6 +263,90 @@ fn tree_state_table(
         }
     }
     table
+}
+
+/// How far a chunk's tree built from the context it guesses would agree
+/// with the sequential tree (`spinneret_html::probe_tree_speculation`):
+/// at the parser's cuts, how often its tree operations are the sequential
+/// ones from the cut to the end of the document — the most that
+/// validation by logged reads could accept — and how many of the bytes
+/// after the cuts come before the first operation that differs (what a
+/// speculation that stops at its first wrong guess would keep).
+fn tree_speculation_table(
+    set: &Pages,
+    docs: &[(String, String)],
+    options: &ParseOptions,
+    quick: bool,
+) -> Table {
+    let mut table = Table::new([
+        Column::left("documents"),
+        Column::right("cuts"),
+        Column::right("data-state boundary"),
+        Column::right("same operations to the end"),
+        Column::right("bytes before the first difference"),
+    ]);
+    let groups = document_groups(set, docs, quick);
+    for (name, group) in &groups {
+        let (mut cuts, mut boundaries, mut same) = (0, 0, 0);
+        let (mut after, mut agreeing) = (0usize, 0usize);
+        for doc in group {
+            for at in parser_cuts(doc) {
+                let p = probe_tree_speculation(doc, at, options);
+                cuts += 1;
+                boundaries += usize::from(p.boundary);
+                same += usize::from(p.same_operations);
+                after += doc.len() - at;
+                agreeing += p.agreeing_bytes;
+            }
+        }
+        let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+        table.push(vec![
+            Cell::text(name.clone()),
+            Cell::text(cuts.to_string()),
+            Cell::text(format!("{boundaries} ({:.0} %)", share(boundaries, cuts))),
+            Cell::text(format!("{same} ({:.0} %)", share(same, cuts))),
+            Cell::text(format!("{:.0} %", share(agreeing, after))),
+        ]);
+    }
+    table
+}
+
+/// The documents the tree-state tables group: the large corpus pages,
+/// the corpus pages of 1 MB or more, the documents made of pages, and the
+/// hostile ones.
+fn document_groups<'d>(
+    set: &'d Pages,
+    docs: &'d [(String, String)],
+    quick: bool,
+) -> Vec<(String, Vec<&'d str>)> {
+    let large: Vec<&str> = set
+        .pages
+        .iter()
+        .map(String::as_str)
+        .filter(|p| p.len() >= 200_000)
+        .take(if quick { 10 } else { usize::MAX })
+        .collect();
+    let of = |pick: &dyn Fn(&str) -> bool| -> Vec<&str> {
+        docs.iter()
+            .filter(|(name, d)| d.len() >= 1_000_000 && pick(name))
+            .map(|(_, d)| d.as_str())
+            .collect()
+    };
+    let huge = of(&|name| name.starts_with("pages/"));
+    let made = of(&|name| name.ends_with("MB of pages"));
+    let hostile = of(&|name| name.starts_with("hostile"));
+    vec![
+        (
+            format!("corpus pages of 200 KB or more ({})", large.len()),
+            large,
+        ),
+        (
+            format!("corpus pages of 1 MB or more ({})", huge.len()),
+            huge,
+        ),
+        (format!("made of pages, 1-16 MB ({})", made.len()), made),
+        (format!("hostile ({})", hostile.len()), hostile),
+    ]
 }
 
 /// Counts a cut at `at` in `counts`, and which of its guesses hold.

@@ -312,6 +312,52 @@ fn cut_probes_compare_the_true_state_with_the_guess() {
     assert_eq!(probe(page, "<b)"), CutProbe::default());
 }
 
+/// The upper bound of tree-level speculation: a chunk's tree built from
+/// the context it guesses makes the sequential tree builder's operations,
+/// naming the context's elements by depth (or as `html` and `body` where
+/// the tree builder takes them as such), or it does not.
+#[test]
+fn tree_speculation_probes_compare_operations_with_the_sequential_ones() {
+    use spinneret_html::probe_tree_speculation;
+    let probe = |page: &str, before: &str| {
+        let cut = page.find(before).expect("the cut's text is in the page");
+        (
+            probe_tree_speculation(page, cut, &ParseOptions::default()),
+            page.len() - cut,
+        )
+    };
+    // A balanced chunk.
+    let page = "<body><div><p>one</p><div>two <b>2</b></div></div><p>three";
+    let (p, rest) = probe(page, "<div>two");
+    assert!(p.boundary && p.same_operations && p.agreeing_bytes == rest);
+    // <div>, <b> and <p> created and appended, three texts appended.
+    assert_eq!(p.operations, 9, "{p:?}");
+    // The guess misses the open <div> no end tag closes, but the chunk
+    // only appends to the current node, whatever it is: the same.
+    let (p, _) = probe("<body><div><p>a</p><p>b <i>c</i>", "<p>b");
+    assert!(p.same_operations, "{p:?}");
+    // A comment after </body> goes to the html element, and a second
+    // <body> tag's attributes to the body element, as such: the same.
+    let (p, _) = probe("<body><main><div>a</div></main></body><!--c-->", "<div>");
+    assert!(p.same_operations, "{p:?}");
+    let (p, _) = probe("<body><main><div>a</div><body class=x></main>", "<div>");
+    assert!(p.same_operations, "{p:?}");
+    // In a table the guessed mode is wrong from the first token.
+    let page = "<table><tr><td>a</td></tr><tr><td>b</td></tr></table>";
+    let (p, _) = probe(page, "<tr><td>b");
+    assert!(p.boundary && !p.same_operations);
+    assert_eq!(p.agreeing_bytes, 0);
+    // The adoption agency moves elements from before the cut: what they
+    // hold is not the chunk's to know. The text before it agrees.
+    let page = "<body><b><p>a<i>x</i> y</b>b</p>";
+    let (p, _) = probe(page, "<i>x");
+    assert!(!p.same_operations, "{p:?}");
+    assert_eq!(p.agreeing_bytes, "<i>x</i> y".len(), "{p:?}");
+    // No token boundary inside a comment: nothing is built.
+    let (p, _) = probe("<body><!-- <p>x --><p>y", "<p>x");
+    assert_eq!(p, Default::default());
+}
+
 /// Many threads on a document of a few times the threshold: one worker
 /// per `sequential_below` bytes at most, not one per thread.
 #[test]

@@ -41,6 +41,11 @@ impl DomSink {
         self.doc
     }
 
+    /// Whether `node` is a comment.
+    pub fn is_comment(&self, node: NodeId) -> bool {
+        matches!(self.doc.nodes[node.index()].data, Data::Comment(_))
+    }
+
     /// The input so far.
     pub fn source(&self) -> &str {
         &self.doc.text.source

@@ -24,15 +24,23 @@
 //! the true state with the guess, field by field. It costs a parse of the
 //! input up to the cut plus a tokenization of the rest: a measurement, not
 //! part of a parse.
+//!
+//! A guess can be wrong where the chunk never looks, so
+//! [`probe_tree_speculation`] asks the question that matters: built from
+//! the guess, does the chunk's tree builder make the sequential one's
+//! operations (`trace.rs`)? That is the most any validation of what the
+//! chunk read could accept. It costs two parses of the input.
 
-use crate::dom::DomSink;
+use super::trace::{Op, TraceSink};
+use crate::dom::{DomSink, NodeId};
 use crate::names::LocalName;
 use crate::namespace::Namespace;
 use crate::simulator::{Simulator, is_void};
 use crate::token::Token;
 use crate::tokenizer::{Core, Step, TextMode, TokenizerOptions};
 use crate::tree_builder::{
-    InsertionMode, ParseOptions, TreeBuilder, after_token, process_token, tokenizer_options,
+    InsertionMode, ParseOptions, TreeBuilder, after_token, process_eof, process_token,
+    tokenizer_options,
 };
 
 /// What became of the guesses a chunk starting at a cut would make (see
@@ -109,6 +117,154 @@ pub fn probe_cut(input: &str, cut: usize, options: &ParseOptions) -> CutProbe {
         open_elements: open == guess_open_elements(input, cut, options.scripting),
         no_formatting_elements: state.formatting_element_count() == 0,
     }
+}
+
+/// What became of building a chunk's tree from the context it guesses
+/// (module doc), against the sequential tree builder from the cut on: the
+/// upper bound of what tree-level speculation can accept there, since
+/// validation by logged reads accepts a chunk only when its operations
+/// are the sequential ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpeculationProbe {
+    /// The sequential tokenizer has a token boundary at the cut, in the
+    /// data state (else nothing was built).
+    pub boundary: bool,
+    /// From the guessed context, the chunk's tree builder makes exactly
+    /// the sequential one's operations from the cut to the end of the
+    /// input, none of them reading what a node from before the cut holds
+    /// (see `parallel/trace.rs`).
+    pub same_operations: bool,
+    /// Input bytes from the cut to the first token whose operations differ
+    /// (to the end when none do).
+    pub agreeing_bytes: usize,
+    /// Operations the sequential tree builder made from the cut on.
+    pub operations: usize,
+}
+
+/// Builds the tree of a chunk beginning at `cut` and running to the end of
+/// `input` twice — sequentially, and from the context the chunk guesses
+/// (in body; `html`, `body` and the elements its unmatched end tags close;
+/// no formatting element; the document's quirks mode, which the tree
+/// builder fixes at the first token) — and compares their operations.
+/// Costs two parses of the input.
+///
+/// ```
+/// use spinneret_html::{probe_tree_speculation, ParseOptions};
+/// let page = "<body><div><p>one</p><div>two</div></div><p>three";
+/// let cut = page.find("<div>two").unwrap();
+/// let probe = probe_tree_speculation(page, cut, &ParseOptions::default());
+/// assert!(probe.same_operations);
+/// // A cut inside a table: the guessed *in body* is wrong.
+/// let page = "<table><tr><td>a</td></tr><tr><td>b</td></tr></table>";
+/// let cut = page.find("<tr><td>b").unwrap();
+/// let probe = probe_tree_speculation(page, cut, &ParseOptions::default());
+/// assert!(probe.boundary && !probe.same_operations && probe.agreeing_bytes == 0);
+/// ```
+pub fn probe_tree_speculation(input: &str, cut: usize, options: &ParseOptions) -> SpeculationProbe {
+    let traced = || {
+        let sink = TraceSink::new(DomSink::new(input.to_owned(), false));
+        TreeBuilder::new(sink, options.scripting, false)
+    };
+    let driven_core = |at: usize| {
+        let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
+        core.driven = true;
+        core.pos = at;
+        core
+    };
+    // Sequentially, to the cut and on.
+    let mut sequential = traced();
+    let mut core = driven_core(0);
+    while core.pos < cut {
+        match core.step_driven(input, true) {
+            Step::Token(token) => process_token(&mut sequential, token, input, 0),
+            Step::End | Step::NeedMore => break,
+        }
+        after_token(&mut sequential, &mut core);
+    }
+    if core.pos != cut || core.boundary_mode() != TextMode::Data {
+        return SpeculationProbe::default();
+    }
+    let quirks_mode = sequential.state.quirks_mode;
+    start_recording(&mut sequential);
+    let truth = build_to_end(sequential, &mut core, input);
+
+    // From the guessed context.
+    let mut guessed = traced();
+    let prefix = "<!DOCTYPE html><html><head></head><body>";
+    let mut prefix_core = driven_core(0);
+    while let Step::Token(token) = prefix_core.step_driven(prefix, true) {
+        process_token(&mut guessed, token, prefix, 0);
+    }
+    guessed.state.quirks_mode = quirks_mode;
+    for (ns, name) in guess_open_elements(input, cut, options.scripting)
+        .iter()
+        .skip(2)
+    {
+        guessed.open_guessed(*ns, name);
+    }
+    start_recording(&mut guessed);
+    let guess = build_to_end(guessed, &mut driven_core(cut), input);
+
+    let differs = |(a, b): (&Op, &Op)| a.hash != b.hash || a.reads_context || b.reads_context;
+    let first_difference = truth
+        .iter()
+        .zip(&guess)
+        .position(differs)
+        .or_else(|| (truth.len() != guess.len()).then(|| truth.len().min(guess.len())));
+    let agreeing_bytes = match first_difference {
+        None => input.len() - cut,
+        Some(i) => {
+            let at = [truth.get(i), guess.get(i)]
+                .into_iter()
+                .flatten()
+                .map(|op| op.at)
+                .min()
+                .unwrap_or(input.len());
+            at.saturating_sub(cut)
+        }
+    };
+    SpeculationProbe {
+        boundary: true,
+        same_operations: first_difference.is_none(),
+        agreeing_bytes,
+        operations: truth.len(),
+    }
+}
+
+/// Starts recording operations, naming the nodes of the stack of open
+/// elements as they are now.
+fn start_recording(builder: &mut TreeBuilder<TraceSink>) {
+    let open: Vec<NodeId> = builder
+        .state
+        .open
+        .iter()
+        .filter(|o| !o.is_hole())
+        .map(|o| o.node)
+        .collect();
+    let body_second = builder
+        .state
+        .open
+        .iter()
+        .filter(|o| !o.is_hole())
+        .nth(1)
+        .is_some_and(|o| o.is_html(LocalName::Body));
+    builder.sink.start(&open, body_second);
+}
+
+/// Runs `builder`, driving `core`, to the end of `input` and its end of
+/// file; returns the operations recorded.
+fn build_to_end(mut builder: TreeBuilder<TraceSink>, core: &mut Core, input: &str) -> Vec<Op> {
+    loop {
+        builder.sink.at = core.pos;
+        match core.step_driven(input, true) {
+            Step::Token(token) => process_token(&mut builder, token, input, 0),
+            Step::End | Step::NeedMore => break,
+        }
+        after_token(&mut builder, core);
+    }
+    builder.sink.at = input.len();
+    process_eof(&mut builder, input.len());
+    builder.into_parts().0.into_ops()
 }
 
 /// The stack of open elements a chunk beginning at `cut` guesses from its

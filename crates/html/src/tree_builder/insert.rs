@@ -136,6 +136,27 @@ impl<S: TreeSink> TreeBuilder<S> {
         open.node
     }
 
+    /// Opens an element named `name` (lower case) in `ns`, with no
+    /// attributes, as the last child of the current node — by no rule of
+    /// the standard: a chunk built from a guessed context sets it up so
+    /// (`parallel/probe.rs`).
+    pub(crate) fn open_guessed(&mut self, ns: Namespace, name: &str) {
+        let name = match LocalName::from_lowercase(name.as_bytes()) {
+            Some(known) => crate::token::Name::Known(known),
+            None => crate::token::Name::Other(name),
+        };
+        let tag = TagTok {
+            name,
+            attrs: TagAttrs::empty(),
+            self_closing: false,
+        };
+        let open = self.create_element_for(&tag, ns);
+        if let Some(parent) = self.current().map(|o| o.node) {
+            self.sink.append(parent, open.node);
+        }
+        self.state.open.push(open);
+    }
+
     /// Inserts an HTML element with no attributes (for implied tags).
     pub(crate) fn insert_implied(&mut self, name: LocalName) -> S::Handle {
         let tag = TagTok {
