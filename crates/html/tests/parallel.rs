@@ -358,6 +358,39 @@ fn tree_speculation_probes_compare_operations_with_the_sequential_ones() {
     assert_eq!(p, Default::default());
 }
 
+/// The probe runs on every html5lib document at every byte (a cut that
+/// is no token boundary, or no character boundary, builds nothing), and
+/// its figures are consistent: the bytes that agree are at most those
+/// after the cut, all of them exactly when the operations are the same.
+#[test]
+fn tree_speculation_probes_take_any_cut() {
+    use spinneret_html::probe_tree_speculation;
+    let (mut probes, mut same) = (0usize, 0usize);
+    for test in tree_construction_tests() {
+        if test.fragment_context.is_some() {
+            continue;
+        }
+        let data = &test.data;
+        let options = ParseOptions::default();
+        for cut in 0..=data.len() + 1 {
+            let p = probe_tree_speculation(data, cut, &options);
+            probes += 1;
+            if !p.boundary {
+                assert_eq!(p, Default::default(), "{} at {cut}", test.id());
+                continue;
+            }
+            let after = data.len() - cut;
+            assert!(p.agreeing_bytes <= after, "{} at {cut}: {p:?}", test.id());
+            if p.same_operations {
+                same += 1;
+                assert_eq!(p.agreeing_bytes, after, "{} at {cut}: {p:?}", test.id());
+            }
+        }
+    }
+    println!("html5lib: {probes} probes, {same} with the same operations");
+    assert!(same > 0);
+}
+
 /// Many threads on a document of a few times the threshold: one worker
 /// per `sequential_below` bytes at most, not one per thread.
 #[test]
