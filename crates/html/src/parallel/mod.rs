@@ -52,7 +52,7 @@
 //! more (checking and replaying recorded steps, receiving blocks), and
 //! even with that free this design would stop at 55.2 / 30.9 = 1.79×.
 //!
-//! The next step builds chunks' trees speculatively, and keeps the same
+//! Building chunks' trees speculatively would keep the same
 //! kind of proof: a chunk's tree builder starts from a speculated context
 //! whose unknown part (the open elements and active formatting elements
 //! below the chunk's own, the insertion mode, the form and head pointers,
