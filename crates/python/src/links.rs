@@ -8,6 +8,7 @@
 //! after it.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -18,12 +19,15 @@ use spinneret_url::Url;
 use crate::canon::with_canonicalizer;
 
 /// One link of a page: the fields of a `spinneret links` JSON row.
+///
+/// A page's links share its URL (one `Arc`), and known element names are
+/// the interned static names: a link holds its own text only where it is
+/// its own (target, raw, rel, anchor text).
 #[pyclass(name = "Link", module = "spinneret", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyLink {
     /// The page's URL.
-    #[pyo3(get)]
-    pub source: String,
+    pub source: Arc<str>,
     /// The resolved (and, with a profile, canonicalized) URL; `None` when
     /// the link does not resolve.
     #[pyo3(get)]
@@ -36,8 +40,7 @@ pub struct PyLink {
     #[pyo3(get)]
     pub raw: String,
     /// The element (`svg:`-prefixed in SVG); `None` for header links.
-    #[pyo3(get)]
-    pub tag: Option<String>,
+    pub tag: Option<Cow<'static, str>>,
     /// The attribute (`#text` for a `<style>` element's CSS).
     #[pyo3(get)]
     pub attr: &'static str,
@@ -58,13 +61,25 @@ pub struct PyLink {
 
 #[pymethods]
 impl PyLink {
+    /// The page's URL.
+    #[getter]
+    fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The element (`svg:`-prefixed in SVG); `None` for header links.
+    #[getter]
+    fn tag(&self) -> Option<&str> {
+        self.tag.as_deref()
+    }
+
     fn __repr__(&self) -> String {
         let opt = |v: &Option<String>| v.as_deref().map_or("None".into(), crate::py_repr);
         format!(
             "Link(target={}, raw={}, tag={}, attr={}, kind={})",
             opt(&self.target),
             crate::py_repr(&self.raw),
-            opt(&self.tag),
+            opt(&self.tag.as_deref().map(str::to_owned)),
             crate::py_repr(self.attr),
             crate::py_repr(self.kind)
         )
@@ -73,11 +88,11 @@ impl PyLink {
     /// The fields as a dict (the CLI's JSON row).
     fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("source", &self.source)?;
+        d.set_item("source", &*self.source)?;
         d.set_item("target", &self.target)?;
         d.set_item("error", self.error)?;
         d.set_item("raw", &self.raw)?;
-        d.set_item("tag", &self.tag)?;
+        d.set_item("tag", self.tag.as_deref())?;
         d.set_item("attr", self.attr)?;
         d.set_item("kind", self.kind)?;
         d.set_item("rel", &self.rel)?;
@@ -107,7 +122,7 @@ pub fn links(
         // An unknown profile fails before the page is read.
         crate::canon::profile(name, &[])?;
     }
-    let source = page.href().to_owned();
+    let source: Arc<str> = page.href().into();
     py.detach(|| {
         let headers = Headers {
             content_type: content_type.map(str::as_bytes).into_iter().collect(),
@@ -123,7 +138,7 @@ pub fn links(
                     target: f.target.map(Cow::into_owned),
                     error: f.error,
                     raw: l.raw.to_owned(),
-                    tag: f.tag.map(Cow::into_owned),
+                    tag: f.tag.map(static_tag),
                     attr: l.attribute,
                     kind: l.kind.as_str(),
                     rel: l.rel.map(str::to_owned),
@@ -138,6 +153,15 @@ pub fn links(
         }
         Ok::<_, PyErr>(out)
     })
+}
+
+/// A tag name as a link keeps it: the interned static name when it is a
+/// known one (almost always), else owned.
+fn static_tag(tag: Cow<'_, str>) -> Cow<'static, str> {
+    match spinneret_html::LocalName::from_lowercase(tag.as_bytes()) {
+        Some(known) => Cow::Borrowed(known.as_str()),
+        None => Cow::Owned(tag.into_owned()),
+    }
 }
 
 /// The fields of a link's row that are not the link's own text: the
