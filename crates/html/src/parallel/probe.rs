@@ -39,7 +39,7 @@ use crate::simulator::{Simulator, is_void};
 use crate::token::Token;
 use crate::tokenizer::{Core, Step, TextMode, TokenizerOptions};
 use crate::tree_builder::{
-    InsertionMode, ParseOptions, TreeBuilder, after_token, process_eof, process_token,
+    InsertionMode, ParseOptions, TreeBuilder, TreeSink, after_token, process_eof, process_token,
     tokenizer_options,
 };
 
@@ -89,16 +89,7 @@ pub fn probe_cut(input: &str, cut: usize, options: &ParseOptions) -> CutProbe {
         options.scripting,
         false,
     );
-    let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
-    core.driven = true;
-    while core.pos < cut {
-        match core.step_driven(input, true) {
-            Step::Token(token) => process_token(&mut builder, token, input, 0),
-            Step::End | Step::NeedMore => break,
-        }
-        after_token(&mut builder, &mut core);
-    }
-    if core.pos != cut || core.boundary_mode() != TextMode::Data {
+    if build_to_cut(&mut builder, input, cut, options).is_none() {
         return CutProbe::default();
     }
     let state = builder.state();
@@ -173,17 +164,9 @@ pub fn probe_tree_speculation(input: &str, cut: usize, options: &ParseOptions) -
     };
     // Sequentially, to the cut and on.
     let mut sequential = traced();
-    let mut core = driven_core(0);
-    while core.pos < cut {
-        match core.step_driven(input, true) {
-            Step::Token(token) => process_token(&mut sequential, token, input, 0),
-            Step::End | Step::NeedMore => break,
-        }
-        after_token(&mut sequential, &mut core);
-    }
-    if core.pos != cut || core.boundary_mode() != TextMode::Data {
+    let Some(mut core) = build_to_cut(&mut sequential, input, cut, options) else {
         return SpeculationProbe::default();
-    }
+    };
     let quirks_mode = sequential.state.quirks_mode;
     start_recording(&mut sequential);
     let truth = build_to_end(sequential, &mut core, input);
@@ -231,24 +214,34 @@ pub fn probe_tree_speculation(input: &str, cut: usize, options: &ParseOptions) -
     }
 }
 
+/// Runs `builder` sequentially from the start of `input` to `cut`; the
+/// tokenizer there when `cut` is one of its token boundaries in the data
+/// state (the state a chunk guesses), else `None`.
+fn build_to_cut<S: TreeSink>(
+    builder: &mut TreeBuilder<S>,
+    input: &str,
+    cut: usize,
+    options: &ParseOptions,
+) -> Option<Core> {
+    let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
+    core.driven = true;
+    while core.pos < cut {
+        match core.step_driven(input, true) {
+            Step::Token(token) => process_token(builder, token, input, 0),
+            Step::End | Step::NeedMore => break,
+        }
+        after_token(builder, &mut core);
+    }
+    (core.pos == cut && core.boundary_mode() == TextMode::Data).then_some(core)
+}
+
 /// Starts recording operations, naming the nodes of the stack of open
 /// elements as they are now.
 fn start_recording(builder: &mut TreeBuilder<TraceSink>) {
-    let open: Vec<NodeId> = builder
-        .state
-        .open
-        .iter()
-        .filter(|o| !o.is_hole())
-        .map(|o| o.node)
-        .collect();
-    let body_second = builder
-        .state
-        .open
-        .iter()
-        .filter(|o| !o.is_hole())
-        .nth(1)
-        .is_some_and(|o| o.is_html(LocalName::Body));
-    builder.sink.start(&open, body_second);
+    let open: Vec<_> = builder.state.open.iter().filter(|o| !o.is_hole()).collect();
+    let body_second = open.get(1).is_some_and(|o| o.is_html(LocalName::Body));
+    let nodes: Vec<NodeId> = open.iter().map(|o| o.node).collect();
+    builder.sink.start(&nodes, body_second);
 }
 
 /// Runs `builder`, driving `core`, to the end of `input` and its end of
