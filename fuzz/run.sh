@@ -6,6 +6,14 @@
 # `fuzz: N passed, M failed`.
 #
 # Usage: fuzz/run.sh SECONDS [TARGET...]
+#        fuzz/run.sh ci [TARGET...]
+#   SECONDS: each target fuzzes the working corpus fuzz/corpus/<target> for
+#     that long, with a random seed (campaigns; the corpus keeps growing).
+#   ci: each target runs a fixed number of inputs (about 10 s each here)
+#     with seed 1 from a freshly seeded corpus in fuzz/ci-corpus/: the
+#     budget does not depend on the machine or its load. (Runs still differ
+#     a little: libFuzzer mutates with the values the target compares, and
+#     some of those are hash seeds and addresses.)
 #   FUZZ_JOBS=2        targets run at a time (default 1; one per core)
 #   FUZZ_TARGET_DIR=…  cargo target dir (default fuzz/target)
 #   FUZZ_ARGS="…"      extra libFuzzer flags for every target
@@ -14,8 +22,16 @@
 # Crashing inputs land in fuzz/artifacts/<target>/; logs in fuzz/logs/.
 set -uo pipefail
 cd "$(dirname "$0")"
-seconds="${1:?usage: fuzz/run.sh SECONDS [TARGET...]}"
+budget="${1:?usage: fuzz/run.sh SECONDS|ci [TARGET...]}"
 shift
+case "$budget" in
+ci)
+    rm -rf ci-corpus
+    export FUZZ_CORPUS=ci-corpus
+    ;;
+*[!0-9]* | '') echo "fuzz/run.sh: SECONDS must be a number, or ci" >&2; exit 2 ;;
+esac
+corpus="${FUZZ_CORPUS:-corpus}"
 if [ $# -gt 0 ]; then
     targets=("$@")
 else
@@ -31,21 +47,42 @@ echo "== fuzz: building ${#targets[@]} targets"
 bin_dir="$FUZZ_TARGET_DIR/x86_64-unknown-linux-gnu/release"
 mkdir -p logs
 
-# run_one TARGET: fuzzes TARGET for $seconds; the summary line goes to
+# ci_runs TARGET: the inputs TARGET runs in `ci` mode, about 10 s on this
+# project's 2-core machine (two targets at a time).
+ci_runs() {
+    case "$1" in
+    diff_ada) echo 400000 ;;
+    url_parse) echo 200000 ;;
+    url_setters) echo 150000 ;;
+    search_params) echo 100000 ;;
+    canon | tokenizer_chunks | tree_builder) echo 20000 ;;
+    tree_parallel) echo 12000 ;;
+    extract | warc) echo 5000 ;;
+    encoding) echo 1500 ;;
+    *) echo 10000 ;;
+    esac
+}
+
+# run_one TARGET: fuzzes TARGET for the budget; the summary line goes to
 # logs/TARGET.summary, the exit status is libFuzzer's.
 run_one() {
-    local target="$1" dict=() max_len=4096
+    local target="$1" dict=() max_len=4096 limit
     case "$target" in
     url_* | diff_ada | canon | search_params) dict=(-dict=dict/url.dict) ;;
     tokenizer_chunks | tree_builder | tree_parallel | extract) dict=(-dict=dict/html.dict) ;;
     warc) dict=(-dict=dict/warc.dict) max_len=16384 ;;
     esac
+    if [ "$budget" = ci ]; then
+        limit=(-seed=1 -runs="$(ci_runs "$target")")
+    else
+        limit=(-max_total_time="$budget")
+    fi
     mkdir -p "artifacts/$target"
     local start=$SECONDS extra_var="FUZZ_ARGS_$target"
     # -timeout: an input that takes 20 s is a hang (no progress), a failure.
     # shellcheck disable=SC2086
-    "$bin_dir/$target" "corpus/$target" "${dict[@]}" \
-        -max_total_time="$seconds" -max_len="$max_len" -timeout=20 -rss_limit_mb=2048 \
+    "$bin_dir/$target" "$corpus/$target" "${dict[@]}" \
+        "${limit[@]}" -max_len="$max_len" -timeout=20 -rss_limit_mb=2048 \
         -artifact_prefix="artifacts/$target/" -print_final_stats=1 ${FUZZ_ARGS:-} ${!extra_var:-} \
         > "logs/$target.log" 2>&1
     local status=$?

@@ -11,9 +11,11 @@
 set -eu
 cd "$(dirname "$0")"
 SHARED="${SPINNERET_SHARED:-$(cd ../.. && pwd)/shared}"
+# The corpus folder: fuzz/corpus, or $FUZZ_CORPUS (run.sh ci seeds a fresh one).
+CORPUS="${FUZZ_CORPUS:-corpus}"
 
-# seed TARGET NAME: the content on stdin becomes corpus/TARGET/NAME.
-seed() { mkdir -p "corpus/$1" && cat > "corpus/$1/$2"; }
+# seed TARGET NAME: the content on stdin becomes $CORPUS/TARGET/NAME.
+seed() { mkdir -p "$CORPUS/$1" && cat > "$CORPUS/$1/$2"; }
 
 # Every N-th line of the URL lists, one URL per seed (at most 40).
 url_lines() {
@@ -50,8 +52,8 @@ pages() {
 }
 
 for target in "$@"; do
-    mkdir -p "corpus/$target"
-    [ -d "seeds/$target" ] && cp -n seeds/"$target"/* "corpus/$target/" 2>/dev/null || true
+    mkdir -p "$CORPUS/$target"
+    [ -d "seeds/$target" ] && cp -n seeds/"$target"/* "$CORPUS/$target/" 2>/dev/null || true
     [ -d "$SHARED" ] || continue
     case "$target" in
     url_parse | diff_ada | canon | url_setters | search_params)
@@ -62,13 +64,13 @@ for target in "$@"; do
         done
         ;;
     tokenizer_chunks | tree_builder)
-        html5lib_inputs "corpus/$target" '\001\000'
+        html5lib_inputs "$CORPUS/$target" '\001\000'
         pages trafilatura 12 "$target" '\000\000'
         pages jsoup 5 "$target" '\000\003\001\007\100'
         ;;
     tree_parallel)
         # Cuts at 5 and 64; at 300, 900 and 2000.
-        html5lib_inputs "corpus/$target" '\000\002\005\000\100\000'
+        html5lib_inputs "$CORPUS/$target" '\000\002\005\000\100\000'
         pages trafilatura 12 "$target" '\000\003\054\001\204\003\320\007'
         ;;
     encoding)
