@@ -84,13 +84,16 @@ fn canonicalize_once(input: &[u8]) -> String {
 /// Writes the unescaped path of a URL without an authority, escaped so
 /// that it reads back as the same path: delimiters that unescaping made
 /// (`x:/%2F…` would start an authority, `x:80%2F` read as `host:port/`, a
-/// `?` start a query) stay escaped.
+/// `?` start a query) stay escaped, and so does the last digit of a path
+/// that unescaping made all digits (`x:8%30?q` would read as `host:port`).
 fn write_opaque_path(out: &mut Vec<u8>, path: &[u8]) {
     let digits = path.iter().take_while(|b| b.is_ascii_digit()).count();
+    let all_digits = digits > 0 && digits == path.len();
     for (i, &b) in path.iter().enumerate() {
         let delimiter = match b {
             b'?' => true,
             b'/' | b'\\' => (i == 1 && path[0] == b'/') || (digits > 0 && i == digits),
+            b'0'..=b'9' => all_digits && i + 1 == digits,
             _ => false,
         };
         if delimiter {

@@ -180,7 +180,8 @@ fn without_one_www(url: &str) -> Option<String> {
 /// the userinfo, host or port (which moved the split on the next pass); a
 /// bracketed host re-escaped on every pass (`%00` → `%2500`); two empty
 /// hosts to read back; a host that is an IPv4 address only once `www.` is
-/// stripped; and an opaque path whose unescaping made `//`, `80/` or `?`.
+/// stripped; and an opaque path whose unescaping made `//`, `80/` or `?`,
+/// or made it all digits (`x:8%30` would read back as `host:port`).
 #[test]
 fn inputs_the_fuzzer_found_are_idempotent() {
     let inputs = [
@@ -216,6 +217,8 @@ fn inputs_the_fuzzer_found_are_idempotent() {
         "r@\\./65erc3%h@suser@\\./65er@\\./65Mce=<s",
         "http:///\\./\\./\\./\\./\\./\\./\\./x",
         ":80/www.www.0/wwnuss-im-s",
+        "www.e.:655%36?/EfjGo;joo/Efj\u{7}o;joo\0\0ws:;js#",
+        "x:8%30",
     ];
     for p in profiles() {
         let mut c = Canonicalizer::new(p.clone());
