@@ -254,9 +254,13 @@ fn canonical_host(raw: &[u8]) -> (Vec<u8>, bool) {
     }
     let delimiter =
         |b: &u8| matches!(b, b'/' | b'\\' | b'?' | b'@' | b':' | b'#' | b'%') || *b <= 0x20;
+    // IDNA maps full-width forms to ASCII (`％` to `%`, `／` to `/`): a
+    // result holding a delimiter would read differently on the next pass
+    // (`％39` as the escape `%39`), so such a host is kept as it is.
     if !dots.is_ascii()
         && !dots.iter().any(delimiter)
         && let Some(a) = idna_to_ascii(&dots)
+        && !a.iter().any(delimiter)
     {
         // IDNA maps full-width and ideographic dots to `.`: the dots are
         // normalized again, so that a second pass finds nothing to do.

@@ -181,7 +181,8 @@ fn without_one_www(url: &str) -> Option<String> {
 /// bracketed host re-escaped on every pass (`%00` → `%2500`); two empty
 /// hosts to read back; a host that is an IPv4 address only once `www.` is
 /// stripped; and an opaque path whose unescaping made `//`, `80/` or `?`,
-/// or made it all digits (`x:8%30` would read back as `host:port`).
+/// or made it all digits (`x:8%30` would read back as `host:port`); a
+/// host that IDNA maps to a delimiter (`ü％39`: `％` becomes `%`).
 #[test]
 fn inputs_the_fuzzer_found_are_idempotent() {
     let inputs = [
@@ -219,6 +220,9 @@ fn inputs_the_fuzzer_found_are_idempotent() {
         ":80/www.www.0/wwnuss-im-s",
         "www.e.:655%36?/EfjGo;joo/Efj\u{7}o;joo\0\0ws:;js#",
         "x:8%30",
+        "h20P\u{3f3}gbjcsNVd\u{df}3pZ6mkpAW-sc9e3tCcbBtkIzc\u{11a}3\u{ff05}39l200Zw8ec\rx://da?sdr?www-gt-netzlos/",
+        "http://\u{fc}\u{ff05}39/",
+        "http://\u{fc}\u{ff0f}x/",
     ];
     for p in profiles() {
         let mut c = Canonicalizer::new(p.clone());
