@@ -9,7 +9,7 @@
 //! No fast path produces a DOCTYPE token: this is its only producer.
 
 use super::run::{NeedMore, Peek, R, Run, is_ws_after_newline_normalization};
-use super::step::{Built, Scan};
+use super::step::{Built, DoctypeParts, Scan};
 use crate::acc::Acc;
 use crate::error::ErrorCode;
 
@@ -46,12 +46,13 @@ impl<'a> Run<'a, '_> {
         macro_rules! emit {
             ($end:expr) => {{
                 self.core.pos = $end;
-                return Ok(Scan::Built(Built::Doctype {
+                self.core.doctype = DoctypeParts {
                     name,
                     public_id,
                     system_id,
                     force_quirks,
-                }));
+                };
+                return Ok(Scan::Built(Built::Doctype));
             }};
         }
         loop {

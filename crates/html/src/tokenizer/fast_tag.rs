@@ -89,8 +89,11 @@ impl Run<'_, '_> {
 
     /// Reads the tag whose name starts at `name_start` (an ASCII letter)
     /// if it has the common shape. Errors are not reported here, so the
-    /// caller uses it only when reporting is off.
-    #[inline]
+    /// caller uses it only when reporting is off. Always inlined: left to
+    /// the compiler, it stayed a call in the tokenizer's loop once `step`
+    /// was inlined there, and the tree builder's loop runs faster with it
+    /// inlined (`callgrind-tree.sh`: 21.15 → 20.28 Ir/byte).
+    #[inline(always)]
     pub(super) fn fast_tag(&mut self, name_start: usize, end: bool) -> R<Attempt> {
         use Attempt::GiveUp;
         // Tag name state: name bytes up to whitespace, '/' or '>', lower-cased.
@@ -213,8 +216,9 @@ impl Run<'_, '_> {
     /// Appends an attribute whose name is the input's `from..to` (`upper`:
     /// with upper-case letters); false when the tag states must take over
     /// (a duplicate, which is a parse error and dropped there, or too many
-    /// attributes).
-    #[inline]
+    /// attributes). Always inlined, with [`Run::fast_tag`]: a call per
+    /// attribute otherwise.
+    #[inline(always)]
     fn push_fast_attr(&mut self, from: usize, to: usize, upper: bool, value: Acc) -> bool {
         if self.core.attrs.len() >= MAX_FAST_ATTRS {
             return false;
