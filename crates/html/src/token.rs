@@ -443,4 +443,46 @@ mod tests {
             assert_eq!(LocalName::from_lowercase(other.as_bytes()), None, "{other}");
         }
     }
+
+    /// The lookup finds exactly the interned names: checked against
+    /// a search of the list for every string of one or two name bytes,
+    /// and for every name with one byte changed, cut short or lengthened
+    /// (the strings nearest to a name).
+    #[test]
+    fn interned_name_lookup_is_exact() {
+        let by_search =
+            |s: &[u8]| LocalName::ALL.iter().copied().find(|n| n.as_str().as_bytes() == s);
+        let alphabet: Vec<u8> = (b'a'..=b'z').chain(b'0'..=b'9').chain(*b"-:_A\0\xff").collect();
+        let mut tried = 0;
+        let mut check = |s: &[u8]| {
+            assert_eq!(LocalName::from_lowercase(s), by_search(s), "{s:?}");
+            tried += 1;
+        };
+        for &a in &alphabet {
+            check(&[a]);
+            for &b in &alphabet {
+                check(&[a, b]);
+            }
+        }
+        for name in LocalName::ALL {
+            let name = name.as_str().as_bytes();
+            for i in 0..name.len() {
+                for &c in &alphabet {
+                    let mut changed = name.to_vec();
+                    changed[i] = c;
+                    check(&changed);
+                }
+                check(&name[..i]);
+                check(&name[i + 1..]);
+            }
+            for &c in &alphabet {
+                check(&[name, &[c]].concat());
+                check(&[&[c], name].concat());
+            }
+            check(&[name, name].concat());
+        }
+        check(&[b'a'; 17]);
+        check(&[b'a'; 1000]);
+        assert!(tried > 50_000, "{tried}");
+    }
 }

@@ -409,6 +409,7 @@ impl<S: TreeSink> TreeBuilder<S> {
     }
 
     /// Processes `token` by the rules of insertion mode `mode`.
+    #[inline(always)]
     pub(crate) fn step<'t>(&mut self, mode: InsertionMode, token: Tok<'t>) -> Flow<'t> {
         use InsertionMode as M;
         match mode {
