@@ -51,20 +51,29 @@ impl TextStore {
     #[inline]
     pub fn add(&mut self, text: TokenText<'_>) -> TextRef {
         if let TokenText::Input { start, text } = text
-            && let Some(end) = start.checked_add(text.len())
-            && end <= u32::MAX as usize
+            && let Some(span) = self.source_span(start, text.len())
         {
-            debug_assert_eq!(&self.source[start..end], text);
-            return TextRef::Source {
-                start: start as u32,
-                len: text.len() as u32,
-            };
+            debug_assert_eq!(self.get(span), text);
+            return span;
         }
         self.add_copy(text.as_str())
     }
 
+    /// The source's bytes `start..start + len` (a span of text the caller
+    /// knows is there), when the span's `u32`s can hold it.
+    #[inline]
+    pub fn source_span(&self, start: usize, len: usize) -> Option<TextRef> {
+        let end = start.checked_add(len)?;
+        (end <= u32::MAX as usize).then_some(TextRef::Source {
+            start: start as u32,
+            len: len as u32,
+        })
+    }
+
+    /// Keeps a copy of `text` in the shared buffer (or, past its `u32`
+    /// offsets, in a `String` of its own).
     #[inline(never)]
-    fn add_copy(&mut self, text: &str) -> TextRef {
+    pub fn add_copy(&mut self, text: &str) -> TextRef {
         let start = self.extra.len();
         self.extra.push_str(text);
         match (u32::try_from(start), u32::try_from(text.len())) {

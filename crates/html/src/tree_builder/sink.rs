@@ -133,6 +133,16 @@ impl<'t> TagAttrs<'t> {
         })
     }
 
+    /// The attributes of an HTML element (no adjustments) as the
+    /// tokenizer keeps them, with the offset of their input spans in the
+    /// whole input: what [`TagAttrs::iter`] reads, for a sink in this crate
+    /// that keeps spans as they are rather than as text. `None` for a
+    /// foreign element, whose names are adjusted.
+    #[inline]
+    pub(crate) fn html_source(&self) -> Option<&'t AttrSource<'t>> {
+        (self.adjust == AttrAdjust::Html).then_some(self.src)
+    }
+
     /// The value of the attribute called `name` (in no namespace).
     pub fn value(&self, name: LocalName) -> Option<&'t str> {
         self.src
