@@ -31,7 +31,11 @@
 //!
 //! Invariants:
 //! - Every profile is idempotent: `canon(canon(u)) == canon(u)`
-//!   (tests/idempotence.rs checks every corpus URL list).
+//!   (tests/idempotence.rs checks every corpus URL list), with one
+//!   documented exception: the Internet Archive engine (`surt`) removes per
+//!   pass, as IA's canonicalizer does and its CDX keys require, one leading
+//!   `www` label and the last of each query session id, so a URL with two
+//!   of either loses one more on a second pass.
 //! - WHATWG-based profiles always return a WHATWG-serialized URL: after the
 //!   rules, the result is parsed again, and a rule result that would not
 //!   survive that is an error, never a silently different URL.

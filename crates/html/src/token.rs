@@ -450,9 +450,16 @@ mod tests {
     /// (the strings nearest to a name).
     #[test]
     fn interned_name_lookup_is_exact() {
-        let by_search =
-            |s: &[u8]| LocalName::ALL.iter().copied().find(|n| n.as_str().as_bytes() == s);
-        let alphabet: Vec<u8> = (b'a'..=b'z').chain(b'0'..=b'9').chain(*b"-:_A\0\xff").collect();
+        let by_search = |s: &[u8]| {
+            LocalName::ALL
+                .iter()
+                .copied()
+                .find(|n| n.as_str().as_bytes() == s)
+        };
+        let alphabet: Vec<u8> = (b'a'..=b'z')
+            .chain(b'0'..=b'9')
+            .chain(*b"-:_A\0\xff")
+            .collect();
         let mut tried = 0;
         let mut check = |s: &[u8]| {
             assert_eq!(LocalName::from_lowercase(s), by_search(s), "{s:?}");
