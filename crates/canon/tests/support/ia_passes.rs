@@ -6,9 +6,10 @@
 //! because CDX indexes are joined on them — removes per pass one leading
 //! `www`/`wwwN` label of the host, and of each query session-id pattern
 //! only the last occurrence (`surt::strip_query_session_id`). A second
-//! pass over its output may therefore remove one more of each, and then
-//! go on as a pass over the shorter text would: an IPv4 host normalized
-//! (`www.0` → `0.0.0.0`), the query parameters sorted again.
+//! pass over its output may therefore remove one more of each, and sort
+//! the query's parameters again; after a `www` label, what is left of the
+//! host may be an IPv4 address, normalized as a pass over the shorter text
+//! would (`www.0` → `0.0.0.0`).
 
 /// Whether `twice`, the IA engine's second pass over its own output
 /// `once`, is `once` with one more `www` label or one more query session
@@ -37,10 +38,21 @@ fn without_one_www(url: &str) -> Option<String> {
     Some(format!("{}://{host_on}", &url[..at]))
 }
 
-/// `url` with one more query session id removed, if its query has one.
+/// `url` with one more query session id removed, if its query has one,
+/// and the rest of the query sorted again (an empty query dropped), as the
+/// engine's pass does.
 fn without_one_session_id(url: &str) -> Option<String> {
+    use spinneret_canon::surt::{alpha_reorder_query, strip_query_session_id};
     let q = url.find('?')?;
     let query = &url[q + 1..];
-    let stripped = spinneret_canon::surt::strip_query_session_id(query);
-    (stripped != query).then(|| format!("{}{stripped}", &url[..=q]))
+    let stripped = strip_query_session_id(query);
+    if stripped == query {
+        return None;
+    }
+    let sorted = alpha_reorder_query(&stripped);
+    Some(if sorted.is_empty() {
+        url[..q].to_owned()
+    } else {
+        format!("{}{sorted}", &url[..=q])
+    })
 }
