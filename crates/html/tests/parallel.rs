@@ -419,3 +419,29 @@ fn workers_are_bounded_by_the_document_size() {
     assert_eq!(stats.chunks, 4);
     assert!(doc.dump() == parse_document(&page, &ParseOptions::default()).dump());
 }
+
+/// A page that begins with one long token (a script of megabytes): no
+/// worker begins where the calling thread does (the first starts a
+/// `HEAD` into the input), so the calling thread tokenizes the script
+/// itself instead of waiting for a worker to. Counted, not timed.
+#[test]
+fn a_long_first_token_is_not_waited_for() {
+    let page = format!(
+        "<script>{}</script><p>after",
+        "if (a < 2 && b > 1) { c = '<b>'; }\n".repeat(60_000)
+    );
+    let options = ParseOptions::default();
+    let (doc, stats) = parse_document_parallel_with_stats(
+        &page,
+        &options,
+        &ParallelOptions {
+            threads: 2,
+            sequential_below: 0,
+            cuts: None,
+        },
+    );
+    assert!(doc.dump() == parse_document(&page, &options).dump());
+    assert_eq!(stats.waits, 0, "{stats:?}");
+    let script = page.find("</script>").unwrap() - "<script>".len();
+    assert!(stats.bytes_tokenized as usize >= script, "{stats:?}");
+}
