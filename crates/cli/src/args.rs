@@ -173,8 +173,8 @@ pub struct TreeArgs {
 
     /// Threads to parse the document on (1: sequentially; default: the
     /// machine's cores). The tree is the same whatever the number; pages
-    /// under 256 KiB, and fragments, are parsed sequentially, and a larger
-    /// page gets at most one worker thread per 256 KiB.
+    /// under 384 KiB, and fragments, are parsed sequentially, and a larger
+    /// page gets at most one worker thread per 384 KiB.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 

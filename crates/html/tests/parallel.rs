@@ -395,7 +395,7 @@ fn tree_speculation_probes_take_any_cut() {
 /// per `sequential_below` bytes at most, not one per thread.
 #[test]
 fn workers_are_bounded_by_the_document_size() {
-    let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(22_000); // 1.08 MB: 4.1 × 256 KiB
+    let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(33_000); // 1.62 MB: 4.1 × 384 KiB
     let starts = |threads, sequential_below| {
         ParallelOptions {
             threads,

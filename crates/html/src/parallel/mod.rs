@@ -119,9 +119,10 @@ use record::Block;
 
 /// Documents shorter than this are parsed sequentially by default: below
 /// it, starting and joining a thread costs more than it saves. Measured
-/// (`spinneret-bench hpar`, documents made of corpus pages): with 2 threads
-/// 128 KB ran at 0.81× the sequential parse and 256 KB at 1.14×.
-pub const SEQUENTIAL_BELOW: usize = 256 << 10;
+/// 2026-11-26 (2 threads, documents made of corpus pages, three of each
+/// size, best of 60 each, two runs): 256 KiB ran at 0.71–1.04× the
+/// sequential parse, 384 KiB at 1.11–1.14×, 512 KiB at 1.15×.
+pub const SEQUENTIAL_BELOW: usize = 384 << 10;
 
 /// Blocks a worker may have waiting for the tree builder.
 const CHANNEL_BLOCKS: usize = 16;
