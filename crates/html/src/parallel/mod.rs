@@ -158,9 +158,10 @@ impl ParallelOptions {
     }
 
     /// Where the workers' chunks of a parallel parse of `input` begin
-    /// (empty when the parse would run sequentially): a smart cut
-    /// [`HEAD`] bytes in, whose start the calling thread parses itself,
-    /// then the even cuts; with [`ParallelOptions::cuts`], 0 and those.
+    /// (empty when the parse would run sequentially): just after a
+    /// `</script>` end tag or at a smart cut 32 KiB in, the start before it
+    /// parsed by the calling thread itself, then the even cuts; with
+    /// [`ParallelOptions::cuts`], 0 and those.
     pub fn chunk_starts(&self, input: &str) -> Vec<usize> {
         if self.sequential(input.len(), &ParseOptions::default()) {
             return Vec::new();
@@ -266,7 +267,7 @@ fn driven_core(options: &ParseOptions) -> Core {
 /// begins with one long token — a script of megabytes — the whole of that
 /// token, tokenized by the worker while the calling thread waited: such a
 /// page parsed at 0.63× the sequential parse's speed.)
-pub const HEAD: usize = 32 << 10;
+pub(crate) const HEAD: usize = 32 << 10;
 
 /// Where the workers' chunks begin, in order: with explicit cuts, 0 and
 /// those; else a smart cut [`HEAD`] bytes in (or halfway through the
