@@ -72,6 +72,8 @@ for target in "$@"; do
         # Cuts at 5 and 64; at 300, 900 and 2000.
         html5lib_inputs "$CORPUS/$target" '\000\002\005\000\100\000'
         pages trafilatura 12 "$target" '\000\003\054\001\204\003\320\007'
+        # The parser's own chunk starts (flag bit 1).
+        pages jsoup 5 "$target" '\002\000'
         ;;
     encoding)
         pages chardet 40 "$target" '\002\000\000\000'
