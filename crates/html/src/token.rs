@@ -167,6 +167,17 @@ pub(crate) struct AttrRepr {
     pub value: Span,
 }
 
+impl AttrRepr {
+    /// The attribute's name: interned, or its text.
+    #[inline]
+    pub fn name<'t>(&self, input: &'t str, scratch: &'t str) -> Name<'t> {
+        match self.known {
+            Some(n) => Name::Known(n),
+            None => Name::Other(self.name.get(input, scratch)),
+        }
+    }
+}
+
 /// The attributes of a tag, in source order, duplicates removed (the first
 /// wins). A view: iterating allocates nothing.
 #[derive(Clone, Copy)]
@@ -194,10 +205,7 @@ impl<'t> Attrs<'t> {
 
     fn view(&self, r: &AttrRepr) -> Attribute<'t> {
         Attribute {
-            name: match r.known {
-                Some(n) => Name::Known(n),
-                None => Name::Other(r.name.get(self.input, self.scratch)),
-            },
+            name: r.name(self.input, self.scratch),
             value: r.value.get(self.input, self.scratch),
         }
     }

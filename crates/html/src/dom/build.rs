@@ -5,7 +5,7 @@
 //! `next` agree. Names not interned as [`LocalName`]s are stored once per
 //! document (the table is kept in a map while building).
 
-use super::{Attr, Data, DoctypeData, Document, Element, NONE, NameId, NodeId};
+use super::{Attr, Data, DoctypeData, Document, Element, NONE, NodeId};
 use crate::error::ParseError;
 use crate::namespace::{AttrNamespace, Namespace};
 use crate::token::{Attrs, TokenText};
@@ -78,10 +78,7 @@ impl DomSink {
                 scratch,
             } = src.attrs;
             for r in reprs {
-                let name = match r.known {
-                    Some(n) => NameId::known(n),
-                    None => self.doc.intern_other(r.name.get(input, scratch)),
-                };
+                let name = self.doc.intern(r.name(input, scratch));
                 let (from, to) = (r.value.start as usize, r.value.end as usize);
                 let span = (!r.value.in_scratch)
                     .then(|| self.doc.text.source_span(src.base + from, to - from))

@@ -224,7 +224,7 @@ impl Document {
         }
     }
 
-    pub(super) fn intern_other(&mut self, s: &str) -> NameId {
+    fn intern_other(&mut self, s: &str) -> NameId {
         if self.name_ids.len() < self.names.len() {
             // A parsed document drops its lookup table; rebuild it.
             self.name_ids = (self.names.iter().zip(OTHER_NAMES..))

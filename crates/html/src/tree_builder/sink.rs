@@ -118,10 +118,7 @@ impl<'t> TagAttrs<'t> {
                 },
                 scratch => scratch,
             };
-            let name = match r.known {
-                Some(n) => Name::Known(n),
-                None => Name::Other(r.name.get(input, scratch)),
-            };
+            let name = r.name(input, scratch);
             let (ns, name) = match adjust {
                 AttrAdjust::Html => (AttrNamespace::None, name),
                 AttrAdjust::Svg => adjust_foreign_attribute(name)
