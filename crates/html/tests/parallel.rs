@@ -395,7 +395,7 @@ fn tree_speculation_probes_take_any_cut() {
 /// per `sequential_below` bytes at most, not one per thread.
 #[test]
 fn workers_are_bounded_by_the_document_size() {
-    let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(33_000); // 1.62 MB: 4.1 × 384 KiB
+    let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(33_000); // 1.62 MB
     let starts = |threads, sequential_below| {
         ParallelOptions {
             threads,
@@ -405,7 +405,10 @@ fn workers_are_bounded_by_the_document_size() {
         .chunk_starts(&page)
         .len()
     };
-    assert_eq!(starts(64, spinneret_html::SEQUENTIAL_BELOW), 4);
+    let per_size = page.len() / spinneret_html::SEQUENTIAL_BELOW;
+    assert!((2..63).contains(&per_size), "{per_size}");
+    assert_eq!(starts(64, spinneret_html::SEQUENTIAL_BELOW), per_size);
+    assert_eq!(starts(64, page.len() / 4), 4);
     assert_eq!(starts(3, spinneret_html::SEQUENTIAL_BELOW), 2);
     assert_eq!(starts(2, spinneret_html::SEQUENTIAL_BELOW), 1);
     assert_eq!(starts(64, page.len() + 1), 0);
@@ -416,7 +419,7 @@ fn workers_are_bounded_by_the_document_size() {
         &ParseOptions::default(),
         &ParallelOptions::threads(64),
     );
-    assert_eq!(stats.chunks, 4);
+    assert_eq!(stats.chunks, per_size);
     assert!(doc.dump() == parse_document(&page, &ParseOptions::default()).dump());
 }
 
@@ -444,4 +447,27 @@ fn a_long_first_token_is_not_waited_for() {
     assert_eq!(stats.waits, 0, "{stats:?}");
     let script = page.find("</script>").unwrap() - "<script>".len();
     assert!(stats.bytes_tokenized as usize >= script, "{stats:?}");
+}
+
+/// A parse called on the only thread of a busy rayon pool: its workers
+/// (jobs on the pool the caller is on) cannot start before the parse
+/// ends, so the calling thread must never wait for them. It tokenizes
+/// everything itself, waits for nothing, and the jobs, run at the scope's
+/// end, find themselves passed and return.
+#[test]
+fn workers_that_cannot_start_are_not_waited_for() {
+    let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(20_000);
+    let options = ParseOptions::default();
+    let sequential = parse_document(&page, &options).dump();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let (doc, stats) =
+        pool.install(|| parse_document_parallel_with_stats(&page, &options, &threads(4)));
+    assert!(doc.dump() == sequential);
+    assert_eq!(stats.chunks, 3, "{stats:?}");
+    assert_eq!(stats.waits, 0, "{stats:?}");
+    assert_eq!(stats.tokens_reused, 0, "{stats:?}");
+    assert_eq!(stats.bytes_tokenized as usize, page.len(), "{stats:?}");
 }

@@ -8,7 +8,7 @@
 //! that only moves forward finds the entry, if any, that begins at the true
 //! position.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 
 use super::record::Block;
@@ -75,6 +75,10 @@ pub(crate) struct Feed<'p> {
     next: usize,
     /// Where the calling thread is, for workers to stop once passed.
     progress: &'p AtomicUsize,
+    /// Whether each stream's worker has begun: one that has not may not
+    /// begin before this thread is done (its pool busy), so it is never
+    /// waited for.
+    started: &'p [AtomicBool],
     /// Where the next step of the current stream's worker begins, as far
     /// as the blocks received tell (its chunk's start before the first).
     worker_at: usize,
@@ -88,6 +92,7 @@ impl<'p> Feed<'p> {
         streams: Vec<Stream>,
         starts: Vec<usize>,
         progress: &'p AtomicUsize,
+        started: &'p [AtomicBool],
         bytes: usize,
     ) -> Feed<'p> {
         let chunks = streams.len();
@@ -97,6 +102,7 @@ impl<'p> Feed<'p> {
             block: None,
             next: 0,
             progress,
+            started,
             worker_at: starts.first().copied().unwrap_or(0),
             starts,
             stats: SpeculationStats {
@@ -117,8 +123,9 @@ impl<'p> Feed<'p> {
     /// the current block's entry `next`. Waits for the worker when its next
     /// step begins at `pos` (the worker is filling the block this thread
     /// needs: it tokenizes faster than this thread builds, so waiting beats
-    /// tokenizing here); never waits for a worker that is behind or that
-    /// went elsewhere — the calling thread's own tokenizer passes it.
+    /// tokenizing here); never waits for a worker that is behind, that
+    /// went elsewhere or that has not started — the calling thread's own
+    /// tokenizer passes it.
     fn at(&mut self, pos: usize) -> bool {
         loop {
             if let Some(block) = &self.block {
@@ -135,7 +142,10 @@ impl<'p> Feed<'p> {
             };
             let rx = &stream.blocks;
             let received = match rx.try_recv() {
-                Err(TryRecvError::Empty) if self.worker_at == pos => {
+                Err(TryRecvError::Empty)
+                    if self.worker_at == pos
+                        && self.started[self.stream].load(Ordering::Acquire) =>
+                {
                     self.stats.waits += 1;
                     rx.recv().map_err(|_| TryRecvError::Disconnected)
                 }

@@ -42,7 +42,21 @@
 //! Bad input (every guess wrong) therefore costs the sequential parse plus
 //! a comparison per token, on the calling thread; workers only ever add
 //! work on other cores, stop once the calling thread has passed them, and
-//! are joined before the call returns (scoped threads).
+//! have all returned before the call does.
+//!
+//! # Where the workers run
+//!
+//! Each worker is a job on rayon's global pool (`rayon::in_place_scope`;
+//! the calling thread runs the tree builder itself): a pool thread kept
+//! between parses costs neither a thread start (about 70 µs) nor memory
+//! new to it (the kernel zeroing fresh pages was 12 % of a parallel
+//! parse's samples on one page). A job may start late, or only at the
+//! scope's end when the calling thread is the pool's only free thread; so
+//! the calling thread never waits for a worker that has not started
+//! (`Feed::at`), and a job that starts after the calling thread has passed
+//! its chunk's start speculates from ahead of it, or returns at once.
+//! Nothing waits on anything that cannot make progress: no deadlock,
+//! whichever thread calls and however busy the pool.
 //!
 //! # What is parallel, and what is not (yet)
 //!
@@ -102,7 +116,7 @@ mod probe;
 mod record;
 mod trace;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use spinneret_encoding::{Determination, Sniffer, decode_with};
@@ -118,11 +132,14 @@ pub use probe::{CutProbe, SpeculationProbe, probe_cut, probe_tree_speculation};
 use record::Block;
 
 /// Documents shorter than this are parsed sequentially by default: below
-/// it, starting and joining a thread costs more than it saves. Measured
-/// 2026-11-26 (2 threads, documents made of corpus pages, three of each
-/// size, best of 60 each, two runs): 256 KiB ran at 0.71–1.04× the
-/// sequential parse, 384 KiB at 1.11–1.14×, 512 KiB at 1.15×.
-pub const SEQUENTIAL_BELOW: usize = 384 << 10;
+/// it, handing a chunk to a worker costs more than it saves. Measured
+/// 2026-11-26 with the workers on rayon's pool (2 threads, documents made
+/// of corpus pages, three of each size, best of 60 each, eight runs):
+/// 64 KiB ran at 0.96–1.01× the sequential parse, 96 KiB at 0.97–1.09×,
+/// 128 KiB at 1.07–1.14×, 256 KiB at 1.15–1.21×. (With a thread started
+/// per parse, until that day: 256 KiB at 0.71–1.04×, 384 KiB at
+/// 1.11–1.14×; the threshold was 384 KiB.)
+pub const SEQUENTIAL_BELOW: usize = 128 << 10;
 
 /// Blocks a worker may have waiting for the tree builder.
 const CHANNEL_BLOCKS: usize = 16;
@@ -134,9 +151,10 @@ pub struct ParallelOptions {
     /// sequentially.
     pub threads: usize,
     /// Inputs shorter than this (bytes) are parsed sequentially, and a
-    /// longer input gets at most one worker per this many bytes: a worker
-    /// costs the calling thread a thread start (about 35 µs of its CPU
-    /// time), and in this pipelined design one worker already tokenizes
+    /// longer input gets at most one worker per this many bytes: each
+    /// worker's chunk begins with a speculation that may be wrong and a
+    /// first block the calling thread may wait for, and in this pipelined
+    /// design one worker already tokenizes
     /// faster than the calling thread builds, so more only help where it
     /// falls behind. (Without the bound, 64 threads on a 1 MB page started
     /// 63 workers, more than the parse saved.)
@@ -264,7 +282,8 @@ fn driven_core(options: &ParseOptions) -> Core {
 /// `</script>` end tag there, else at a smart cut): the calling thread
 /// parses this start itself while the worker starts up, rather than wait
 /// for a worker that starts where it does. (Waiting there cost a thread
-/// start-up, about 70 µs, on every parse, and on a page that begins with
+/// start-up, about 70 µs, on every parse when each parse started its
+/// worker threads, and on a page that begins with
 /// one long token — a script of megabytes — the whole of that token,
 /// tokenized by the worker while the calling thread waited: `hpar`'s page
 /// that is one script parsed at 0.70–0.78× the sequential parse's speed,
@@ -404,25 +423,41 @@ fn speculate<R>(
     parse: impl FnOnce(&mut Feed) -> R,
 ) -> (R, SpeculationStats) {
     let progress = AtomicUsize::new(0);
-    let starts = starts.to_vec();
-    std::thread::scope(|scope| {
+    let started: Vec<AtomicBool> = starts.iter().map(|_| AtomicBool::new(false)).collect();
+    // The workers are jobs on rayon's global pool, and this thread runs
+    // the tree builder itself (`in_place_scope`); the scope returns once
+    // every job has. A job may start late, or (when this thread is itself
+    // the pool's only free thread) only at the scope's end: the feed never
+    // waits for a worker that has not started, so a late job finds itself
+    // passed and returns at once.
+    rayon::in_place_scope(|scope| {
         let mut streams = Vec::with_capacity(starts.len());
         for (i, &from) in starts.iter().enumerate() {
             let to = starts.get(i + 1).copied().unwrap_or(input.len());
             let (tx, blocks) = sync_channel(CHANNEL_BLOCKS);
             let (spent, spent_rx) = channel();
             let progress = &progress;
-            scope.spawn(move || {
+            let started = &started[i];
+            scope.spawn(move |_| {
                 let channels = (&tx, &spent_rx);
-                tokenize_chunk(input, (from, to), options.scripting, channels, progress)
+                let shared = Shared { progress, started };
+                tokenize_chunk(input, (from, to), options.scripting, channels, shared)
             });
             streams.push(Stream { blocks, spent });
         }
-        let mut feed = Feed::new(streams, starts, &progress, input.len());
+        let mut feed = Feed::new(streams, starts.to_vec(), &progress, &started, input.len());
         let out = parse(&mut feed);
         let stats = feed.finish();
         (out, stats)
     })
+}
+
+/// What a worker shares with the calling thread besides its channels.
+struct Shared<'p> {
+    /// Where the calling thread is (`usize::MAX`: it has hung up).
+    progress: &'p AtomicUsize,
+    /// Set once the worker has begun tokenizing.
+    started: &'p AtomicBool,
 }
 
 /// How far ahead of the calling thread a worker that it passed starts
@@ -461,8 +496,25 @@ fn tokenize_chunk(
     (mut from, to): (usize, usize),
     scripting: bool,
     (tx, spent): (&SyncSender<Block>, &Receiver<Block>),
-    progress: &AtomicUsize,
+    Shared { progress, started }: Shared<'_>,
 ) {
+    // A job that starts after the calling thread has passed its start
+    // (the pool was busy) speculates from ahead of that thread at once.
+    let caller = progress.load(Ordering::Relaxed);
+    if caller == usize::MAX {
+        return;
+    }
+    if caller > from {
+        from = smart_cut(
+            input,
+            caller.saturating_add(LEAD).min(input.len()),
+            CUT_WINDOW,
+        );
+        if from >= to {
+            return;
+        }
+    }
+    started.store(true, Ordering::Release);
     // A block the calling thread has read, emptied, or a new one.
     let fresh = || {
         spent.try_recv().map_or_else(
