@@ -8,9 +8,10 @@
 //! that only moves forward finds the entry, if any, that begins at the true
 //! position.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 
+use super::NOT_STARTED;
 use super::record::Block;
 use crate::tokenizer::{Core, Step};
 use crate::tree_builder::{
@@ -75,16 +76,20 @@ pub(crate) struct Feed<'p> {
     next: usize,
     /// Where the calling thread is, for workers to stop once passed.
     progress: &'p AtomicUsize,
-    /// Whether each stream's worker has begun: one that has not may not
-    /// begin before this thread is done (its pool busy), so it is never
-    /// waited for.
-    started: &'p [AtomicBool],
+    /// Where each stream's worker began its latest speculation, or
+    /// [`NOT_STARTED`]: a worker that has not begun may not begin before
+    /// this thread is done (its pool busy), so it is never waited for.
+    started: &'p [AtomicUsize],
     /// Where the next step of the current stream's worker begins, as far
     /// as the blocks received tell (its chunk's start before the first).
     worker_at: usize,
     /// Where each stream's chunk begins.
     starts: Vec<usize>,
     stats: SpeculationStats,
+    /// Whether this thread has met the current stream's worker where its
+    /// next step begins (its chunk's start, first), and so has let it have
+    /// this core once if it had not begun.
+    yielded: bool,
 }
 
 impl<'p> Feed<'p> {
@@ -92,7 +97,7 @@ impl<'p> Feed<'p> {
         streams: Vec<Stream>,
         starts: Vec<usize>,
         progress: &'p AtomicUsize,
-        started: &'p [AtomicBool],
+        started: &'p [AtomicUsize],
         bytes: usize,
     ) -> Feed<'p> {
         let chunks = streams.len();
@@ -105,6 +110,7 @@ impl<'p> Feed<'p> {
             started,
             worker_at: starts.first().copied().unwrap_or(0),
             starts,
+            yielded: false,
             stats: SpeculationStats {
                 chunks,
                 bytes,
@@ -142,10 +148,18 @@ impl<'p> Feed<'p> {
             };
             let rx = &stream.blocks;
             let received = match rx.try_recv() {
-                Err(TryRecvError::Empty)
-                    if self.worker_at == pos
-                        && self.started[self.stream].load(Ordering::Acquire) =>
-                {
+                // At the start of a chunk whose worker has not begun, let
+                // it have this core once: on this machine a pool thread
+                // woken while this one runs was sometimes run on this
+                // thread's core only once it blocked, after the parse.
+                Err(TryRecvError::Empty) if !self.yielded && self.worker_at == pos => {
+                    self.yielded = true;
+                    if self.started[self.stream].load(Ordering::Acquire) == NOT_STARTED {
+                        std::thread::yield_now();
+                    }
+                    continue;
+                }
+                Err(TryRecvError::Empty) if self.worker_next(pos) => {
                     self.stats.waits += 1;
                     rx.recv().map_err(|_| TryRecvError::Disconnected)
                 }
@@ -165,10 +179,22 @@ impl<'p> Feed<'p> {
                 Err(TryRecvError::Disconnected) => {
                     self.stream += 1;
                     self.block = None;
+                    self.yielded = false;
                     self.worker_at = self.starts.get(self.stream).copied().unwrap_or(usize::MAX);
                 }
             }
         }
+    }
+
+    /// Whether the current stream's worker has started and its next step
+    /// begins at `pos`, as far as this thread knows: where its last block
+    /// received ended, or where it began its latest speculation (when it
+    /// started late, or found itself passed, it began again ahead of this
+    /// thread). Such a worker sends a block or hangs up before long, so
+    /// waiting for it ends.
+    fn worker_next(&self, pos: usize) -> bool {
+        let began = self.started[self.stream].load(Ordering::Acquire);
+        began != NOT_STARTED && (self.worker_at == pos || began == pos)
     }
 
     /// Hands the tree builder the current block's recorded steps from entry

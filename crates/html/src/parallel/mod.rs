@@ -53,8 +53,12 @@
 //! parse's samples on one page). A job may start late, or only at the
 //! scope's end when the calling thread is the pool's only free thread; so
 //! the calling thread never waits for a worker that has not started
-//! (`Feed::at`), and a job that starts after the calling thread has passed
-//! its chunk's start speculates from ahead of it, or returns at once.
+//! (`Feed::at`; at a chunk's start it yields its core once to a worker
+//! that has not begun, which on this virtual machine was sometimes queued
+//! on the calling thread's core), and a job that starts after the calling
+//! thread has passed its chunk's start speculates from ahead of it, and
+//! says where (`Shared::started`: the calling thread waits there for its
+//! first block, as at a chunk's start), or returns at once.
 //! Nothing waits on anything that cannot make progress: no deadlock,
 //! whichever thread calls and however busy the pool.
 //!
@@ -116,7 +120,7 @@ mod probe;
 mod record;
 mod trace;
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use spinneret_encoding::{Determination, Sniffer, decode_with};
@@ -423,7 +427,10 @@ fn speculate<R>(
     parse: impl FnOnce(&mut Feed) -> R,
 ) -> (R, SpeculationStats) {
     let progress = AtomicUsize::new(0);
-    let started: Vec<AtomicBool> = starts.iter().map(|_| AtomicBool::new(false)).collect();
+    let started: Vec<AtomicUsize> = starts
+        .iter()
+        .map(|_| AtomicUsize::new(NOT_STARTED))
+        .collect();
     // The workers are jobs on rayon's global pool, and this thread runs
     // the tree builder itself (`in_place_scope`); the scope returns once
     // every job has. A job may start late, or (when this thread is itself
@@ -456,9 +463,13 @@ fn speculate<R>(
 struct Shared<'p> {
     /// Where the calling thread is (`usize::MAX`: it has hung up).
     progress: &'p AtomicUsize,
-    /// Set once the worker has begun tokenizing.
-    started: &'p AtomicBool,
+    /// Where the worker's latest speculation begins; [`NOT_STARTED`]
+    /// before the first.
+    started: &'p AtomicUsize,
 }
+
+/// [`Shared::started`] of a worker that has not begun.
+pub(crate) const NOT_STARTED: usize = usize::MAX;
 
 /// How far ahead of the calling thread a worker that it passed starts
 /// again: the calling thread tokenizes what lies between itself, so the
@@ -514,7 +525,6 @@ fn tokenize_chunk(
             return;
         }
     }
-    started.store(true, Ordering::Release);
     // A block the calling thread has read, emptied, or a new one.
     let fresh = || {
         spent.try_recv().map_or_else(
@@ -526,6 +536,9 @@ fn tokenize_chunk(
         )
     };
     'speculate: loop {
+        // The calling thread waits here for the first block, as at a
+        // chunk's start: it cannot know where a worker went otherwise.
+        started.store(from, Ordering::Release);
         // The tokenizer is driven, as the calling thread's is, by a
         // tree-builder simulator standing in for the tree builder: after a
         // step its text mode is the one the scan left.
