@@ -66,13 +66,16 @@
 //!
 //! This is the *pipelined* variant of HPar (§3 of the paper): tokenizing
 //! runs ahead on other cores, tree construction stays on one thread. Its
-//! speedup is bounded by the tree builder's share of a parse (about half of
-//! the instructions), so near 1.6× on two cores. By instructions
-//! (callgrind `--separate-threads`, 4 MB of corpus pages): the sequential
-//! parse is 55.2 M, of which the tree builder is 29.4 M and the driver
-//! loop around it 1.5 M; the calling thread here runs those and about 4 M
-//! more (checking and replaying recorded steps, receiving blocks), and
-//! even with that free this design would stop at 55.2 / 30.9 = 1.79×.
+//! speedup is bounded by the tree builder's share of a parse (more than
+//! half of the instructions), so near 1.5× on two cores. By instructions
+//! (callgrind `--separate-threads`, 4 MB of corpus pages, 2026-11-26):
+//! the sequential parse is 48.8 M, of which the tree builder is 26.5 M;
+//! the calling thread here runs 32.3 M (the tree builder, its driver loop,
+//! the start it tokenizes itself, checking and replaying recorded steps,
+//! receiving blocks), so 1.51×, and even with the hand-over free this
+//! design would stop at about 1.75×. (On 2026-11-25, with a slower
+//! tokenizer, 55.2 M against 34.9 M: every instruction taken out of the
+//! tokenizer comes out of the worker's half.)
 //!
 //! Building chunks' trees speculatively would keep the same
 //! kind of proof: a chunk's tree builder starts from a speculated context
