@@ -60,7 +60,11 @@
 //! says where (`Shared::started`: the calling thread waits there for its
 //! first block, as at a chunk's start), or returns at once.
 //! Nothing waits on anything that cannot make progress: no deadlock,
-//! whichever thread calls and however busy the pool.
+//! whichever thread calls and however busy the pool. (As for any user of
+//! rayon's pool: a process that forks after the pool has started has no
+//! pool threads in the child, so a parallel parse there would wait at the
+//! scope's end for jobs no thread runs; parse sequentially in such a
+//! child, with `threads: 1`.)
 //!
 //! # What is parallel, and what is not (yet)
 //!
