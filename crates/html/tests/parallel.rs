@@ -471,3 +471,39 @@ fn workers_that_cannot_start_are_not_waited_for() {
     assert_eq!(stats.tokens_reused, 0, "{stats:?}");
     assert_eq!(stats.bytes_tokenized as usize, page.len(), "{stats:?}");
 }
+
+/// Workers whose pool thread is busy when the parse begins and free a
+/// little later: they start after the calling thread has passed their
+/// chunk's start, begin again ahead of it and say where. Whenever they
+/// start, the tree is the sequential one and the call returns. (How much
+/// they contribute depends on timing, so it is printed, not asserted.)
+#[test]
+fn workers_that_start_late_give_the_sequential_tree() {
+    let page = "<div><p>some <b>text</b> <a href=x>a link</a></p></div>\n".repeat(60_000);
+    let options = ParseOptions::default();
+    let sequential = parse_document(&page, &options).dump();
+    // Two threads: one runs the parse, the other is busy until released.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for delay_us in [0, 200, 1_000, 3_000] {
+        let (release, blocked) = std::sync::mpsc::channel::<()>();
+        pool.spawn(move || {
+            let _ = blocked.recv();
+        });
+        let releaser = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_micros(delay_us));
+            let _ = release.send(());
+        });
+        let (doc, stats) =
+            pool.install(|| parse_document_parallel_with_stats(&page, &options, &threads(3)));
+        releaser.join().unwrap();
+        assert!(doc.dump() == sequential, "pool busy for {delay_us} µs");
+        println!(
+            "busy {delay_us} µs: {:.1}% reused, {} waits",
+            100.0 * stats.reused_share(),
+            stats.waits
+        );
+    }
+}
