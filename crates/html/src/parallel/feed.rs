@@ -146,6 +146,16 @@ impl<'p> Feed<'p> {
             let Some(stream) = self.streams.get(self.stream) else {
                 return false;
             };
+            // A worker that has not begun when this thread has passed its
+            // whole chunk has nothing left to give (it returns as soon as
+            // it begins): read the next chunk's worker, which may have.
+            let next_start = self.starts.get(self.stream + 1).copied();
+            if next_start.is_some_and(|next| pos >= next)
+                && self.started[self.stream].load(Ordering::Acquire) == NOT_STARTED
+            {
+                self.next_stream();
+                continue;
+            }
             let rx = &stream.blocks;
             let received = match rx.try_recv() {
                 // At the start of a chunk whose worker has not begun, let
@@ -176,14 +186,18 @@ impl<'p> Feed<'p> {
                     self.next = 0;
                 }
                 Err(TryRecvError::Empty) => return false,
-                Err(TryRecvError::Disconnected) => {
-                    self.stream += 1;
-                    self.block = None;
-                    self.yielded = false;
-                    self.worker_at = self.starts.get(self.stream).copied().unwrap_or(usize::MAX);
-                }
+                Err(TryRecvError::Disconnected) => self.next_stream(),
             }
         }
+    }
+
+    /// Moves on to the next stream, whose worker begins at its chunk's
+    /// start.
+    fn next_stream(&mut self) {
+        self.stream += 1;
+        self.block = None;
+        self.yielded = false;
+        self.worker_at = self.starts.get(self.stream).copied().unwrap_or(usize::MAX);
     }
 
     /// Whether the current stream's worker has started and its next step
