@@ -5,8 +5,9 @@
 //!
 //! The input is cut into chunks just before a `div` tag, or else a `<`
 //! that starts a tag (HPar's *smart cutting*: after such a cut the data
-//! state is almost always the true state; see `smart_cut`). A worker
-//! thread per chunk tokenizes its chunk from a speculated start state — the data state, no last start tag, HTML
+//! state is almost always the true state; see `smart_cut`). A worker per
+//! chunk (a job on rayon's pool, below) tokenizes its chunk from a
+//! speculated start state — the data state, no last start tag, HTML
 //! content — with the tree-builder simulator switching text modes as a tree
 //! builder would, and records every step ([`record`]) in blocks handed over
 //! a bounded channel (no per-token synchronization; memory stays a few
