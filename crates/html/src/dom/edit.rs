@@ -59,10 +59,16 @@ impl Document {
                 Data::Document
             },
         };
-        // Room for the nodes and attributes of a typical page of this size
-        // (the corpus averages one node per 68 bytes), so the arena rarely
-        // grows by doubling more than once.
-        let mut nodes = Vec::with_capacity(1 + source.len() / 80);
+        // Room for the nodes and attributes of most pages of this size, so
+        // the arena seldom grows (each growth copies it). Per corpus page,
+        // a node takes 29 bytes of input at the 10th percentile, 35 at the
+        // 25th, 49 at the median, 122 at the 90th: at one per 40 bytes,
+        // about seven pages in ten never grow, for 1 byte of node slots
+        // (40 bytes each) per input byte.
+        // Measured 2026-11-26 against one per 80 (all corpus pages, best of
+        // 7, nine runs each): 0.9 % faster, `callgrind-tree.sh` 19.46 ->
+        // 19.20 Ir/byte.
+        let mut nodes = Vec::with_capacity(1 + source.len() / 40);
         nodes.push(root);
         Document {
             nodes,
