@@ -174,8 +174,9 @@ pub struct TreeArgs {
     /// Threads to parse the document on (1: sequentially; default: the
     /// machine's cores). The tree is the same whatever the number; pages
     /// under 128 KiB, and fragments, are parsed sequentially, and a larger
-    /// page gets at most one worker per 128 KiB (workers run on a pool of
-    /// one thread per core).
+    /// page gets at most one worker per 128 KiB. The workers run on a pool
+    /// of N threads (the calling one among them); by default, on one of a
+    /// thread per core.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 

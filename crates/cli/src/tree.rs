@@ -83,11 +83,21 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
             parse_fragment(&text, context, &options)
         }
         None => {
-            let parallel = match args.threads {
-                Some(n) => ParallelOptions::threads(n),
-                None => ParallelOptions::default(),
+            let parse = |parallel: &ParallelOptions| {
+                parse_bytes_parallel(bytes, &sniffer, &options, parallel).0
             };
-            parse_bytes_parallel(bytes, &sniffer, &options, &parallel).0
+            match args.threads {
+                // `--threads N`: a pool of exactly N threads, the calling
+                // one among them (rayon's global pool, which the default
+                // uses, has one per core: on a 64-core machine a parse on
+                // 4 threads would start 64).
+                Some(n) if n >= 2 => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+                    Ok(pool) => pool.install(|| parse(&ParallelOptions::threads(n))),
+                    Err(_) => parse(&ParallelOptions::threads(n)),
+                },
+                Some(n) => parse(&ParallelOptions::threads(n)),
+                None => parse(&ParallelOptions::default()),
+            }
         }
     }
 }
