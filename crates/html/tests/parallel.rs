@@ -21,6 +21,16 @@ fn threads(threads: usize) -> ParallelOptions {
     }
 }
 
+/// A rayon pool of `n` threads. A parse has at most one worker per pool
+/// thread besides its own, so the tests that want `n` threads run inside
+/// a pool of `n`.
+fn pool(n: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .unwrap()
+}
+
 fn cut_at(cuts: Vec<usize>) -> ParallelOptions {
     ParallelOptions {
         threads: cuts.len() + 2,
@@ -51,11 +61,12 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
     let options = ParseOptions::default();
     let mut reused = 0u64;
     let mut bytes = 0u64;
+    let pools: Vec<_> = [2, 3, 4, 8].into_iter().map(|n| (n, pool(n))).collect();
     for (path, page) in corpus_pages_text() {
         let sequential = parse_document(&page, &options).dump();
-        for n in [2, 3, 4, 8] {
-            let parallel = threads(n);
-            let (dump, stats) = parallel_dump(&page, &options, &parallel);
+        for (n, pool) in &pools {
+            let (n, parallel) = (*n, threads(*n));
+            let (dump, stats) = pool.install(|| parallel_dump(&page, &options, &parallel));
             assert!(dump == sequential, "{path}: {n} threads");
             reused += stats.bytes_reused;
             bytes += page.len() as u64;
@@ -162,11 +173,12 @@ fn hostile_documents() -> Vec<(&'static str, String)> {
 #[test]
 fn hostile_documents_build_the_sequential_tree() {
     let options = ParseOptions::default();
+    let pools: Vec<_> = [2, 3, 4, 8].into_iter().map(|n| (n, pool(n))).collect();
     for (name, doc) in hostile_documents() {
         let sequential = parse_document(&doc, &options).dump();
-        for n in [2, 3, 4, 8] {
-            let parallel = threads(n);
-            let (dump, stats) = parallel_dump(&doc, &options, &parallel);
+        for (n, pool) in &pools {
+            let (n, parallel) = (*n, threads(*n));
+            let (dump, stats) = pool.install(|| parallel_dump(&doc, &options, &parallel));
             assert!(dump == sequential, "{name}: {n} threads");
             println!(
                 "{name:<34} {n} threads: {:.1}% reused, {} mispredictions",
@@ -197,7 +209,8 @@ fn a_late_meta_that_changes_the_encoding() {
     let (sequential, det) = parse_bytes(&page, &sniffer, &options);
     for n in [2, 4] {
         let parallel = threads(n);
-        let (doc, pdet) = parse_bytes_parallel(&page, &sniffer, &options, &parallel);
+        let (doc, pdet) =
+            pool(n).install(|| parse_bytes_parallel(&page, &sniffer, &options, &parallel));
         assert_eq!(pdet.encoding, det.encoding);
         assert!(doc.dump() == sequential.dump(), "{n} threads");
     }
@@ -392,7 +405,8 @@ fn tree_speculation_probes_take_any_cut() {
 }
 
 /// Many threads on a document of a few times the threshold: one worker
-/// per `sequential_below` bytes at most, not one per thread.
+/// per `sequential_below` bytes at most, not one per thread. (In a pool
+/// of 64 threads, so that the pool does not bound them first.)
 #[test]
 fn workers_are_bounded_by_the_document_size() {
     let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(33_000); // 1.62 MB
@@ -407,20 +421,51 @@ fn workers_are_bounded_by_the_document_size() {
     };
     let per_size = page.len() / spinneret_html::SEQUENTIAL_BELOW;
     assert!((2..63).contains(&per_size), "{per_size}");
-    assert_eq!(starts(64, spinneret_html::SEQUENTIAL_BELOW), per_size);
-    assert_eq!(starts(64, page.len() / 4), 4);
-    assert_eq!(starts(3, spinneret_html::SEQUENTIAL_BELOW), 2);
-    assert_eq!(starts(2, spinneret_html::SEQUENTIAL_BELOW), 1);
-    assert_eq!(starts(64, page.len() + 1), 0);
-    // No threshold: a worker per thread (the tests' setting).
-    assert_eq!(starts(64, 0), 63);
-    let (doc, stats) = parse_document_parallel_with_stats(
-        &page,
-        &ParseOptions::default(),
-        &ParallelOptions::threads(64),
-    );
-    assert_eq!(stats.chunks, per_size);
-    assert!(doc.dump() == parse_document(&page, &ParseOptions::default()).dump());
+    pool(64).install(|| {
+        assert_eq!(starts(64, spinneret_html::SEQUENTIAL_BELOW), per_size);
+        assert_eq!(starts(64, page.len() / 4), 4);
+        assert_eq!(starts(3, spinneret_html::SEQUENTIAL_BELOW), 2);
+        assert_eq!(starts(2, spinneret_html::SEQUENTIAL_BELOW), 1);
+        assert_eq!(starts(64, page.len() + 1), 0);
+        // No threshold: a worker per thread (the tests' setting).
+        assert_eq!(starts(64, 0), 63);
+        let (doc, stats) = parse_document_parallel_with_stats(
+            &page,
+            &ParseOptions::default(),
+            &ParallelOptions::threads(64),
+        );
+        assert_eq!(stats.chunks, per_size);
+        assert!(doc.dump() == parse_document(&page, &ParseOptions::default()).dump());
+    });
+}
+
+/// Workers are jobs on rayon's current pool, and a parse has at most one
+/// per pool thread besides the calling one: more would only queue. Called
+/// from outside any pool, every thread of the global pool can run one.
+#[test]
+fn workers_are_bounded_by_the_pool() {
+    let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(20_000);
+    let options = ParseOptions::default();
+    let sequential = parse_document(&page, &options).dump();
+    let chunks = |parallel: &ParallelOptions| {
+        let (doc, stats) = parse_document_parallel_with_stats(&page, &options, parallel);
+        assert!(doc.dump() == sequential, "{parallel:?}");
+        assert_eq!(
+            stats.chunks,
+            parallel.chunk_starts(&page).len(),
+            "{parallel:?}"
+        );
+        stats.chunks
+    };
+    // The caller is the pool's only thread: no worker could run.
+    assert_eq!(pool(1).install(|| chunks(&threads(4))), 0);
+    assert_eq!(pool(3).install(|| chunks(&threads(64))), 2);
+    assert_eq!(pool(8).install(|| chunks(&threads(3))), 2);
+    let global = rayon::current_num_threads();
+    assert_eq!(chunks(&threads(64)), global.min(63));
+    // Explicit cuts are the test's or the experimenter's: not bounded.
+    let cuts = (1..4).map(|i| page.len() / 4 * i).collect();
+    assert_eq!(pool(2).install(|| chunks(&cut_at(cuts))), 4);
 }
 
 /// A page that begins with one long token (a script of megabytes): no
@@ -449,24 +494,22 @@ fn a_long_first_token_is_not_waited_for() {
     assert!(stats.bytes_tokenized as usize >= script, "{stats:?}");
 }
 
-/// A parse called on the only thread of a busy rayon pool: its workers
-/// (jobs on the pool the caller is on) cannot start before the parse
-/// ends, so the calling thread must never wait for them. It tokenizes
-/// everything itself, waits for nothing, and the jobs, run at the scope's
-/// end, find themselves passed and return.
+/// A parse called on the only thread of a rayon pool, with chunks cut
+/// where the test says (explicit cuts are not bounded by the pool): its
+/// workers (jobs on the pool the caller is on) cannot start before the
+/// parse ends, so the calling thread must never wait for them. It
+/// tokenizes everything itself, waits for nothing, and the jobs, run at
+/// the scope's end, find themselves passed and return.
 #[test]
 fn workers_that_cannot_start_are_not_waited_for() {
     let page = "<div><p>some text <a href=x>a link</a></p></div>\n".repeat(20_000);
     let options = ParseOptions::default();
     let sequential = parse_document(&page, &options).dump();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let cuts = (1..4).map(|i| page.len() / 4 * i).collect();
     let (doc, stats) =
-        pool.install(|| parse_document_parallel_with_stats(&page, &options, &threads(4)));
+        pool(1).install(|| parse_document_parallel_with_stats(&page, &options, &cut_at(cuts)));
     assert!(doc.dump() == sequential);
-    assert_eq!(stats.chunks, 3, "{stats:?}");
+    assert_eq!(stats.chunks, 4, "{stats:?}");
     assert_eq!(stats.waits, 0, "{stats:?}");
     assert_eq!(stats.tokens_reused, 0, "{stats:?}");
     assert_eq!(stats.bytes_tokenized as usize, page.len(), "{stats:?}");
@@ -483,10 +526,7 @@ fn workers_that_start_late_give_the_sequential_tree() {
     let options = ParseOptions::default();
     let sequential = parse_document(&page, &options).dump();
     // Two threads: one runs the parse, the other is busy until released.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let pool = pool(2);
     for delay_us in [0, 200, 1_000, 3_000] {
         let (release, blocked) = std::sync::mpsc::channel::<()>();
         pool.spawn(move || {

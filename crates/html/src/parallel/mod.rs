@@ -47,11 +47,15 @@
 //!
 //! # Where the workers run
 //!
-//! Each worker is a job on rayon's global pool (`rayon::in_place_scope`;
-//! the calling thread runs the tree builder itself): a pool thread kept
+//! Each worker is a job on rayon's current pool — the global one, unless
+//! the parse is called inside `ThreadPool::install` — with
+//! `rayon::in_place_scope` (the calling thread runs the tree builder
+//! itself): a pool thread kept
 //! between parses costs neither a thread start (about 70 µs) nor memory
 //! new to it (the kernel zeroing fresh pages was 12 % of a parallel
-//! parse's samples on one page). A job may start late, or only at the
+//! parse's samples on one page). A parse has at most as many workers as
+//! the pool has threads besides the calling one (`pool_threads`): more
+//! would only queue. A job may start late, or only at the
 //! scope's end when the calling thread is the pool's only free thread; so
 //! the calling thread never waits for a worker that has not started
 //! (`Feed::at`; at a chunk's start it yields its core once to a worker
@@ -160,7 +164,11 @@ const CHANNEL_BLOCKS: usize = 16;
 #[derive(Clone, Debug)]
 pub struct ParallelOptions {
     /// Threads in all, the calling thread included; 1 or 0 parses
-    /// sequentially.
+    /// sequentially. The workers are jobs on rayon's current pool, and a
+    /// parse starts no more of them than the pool has threads besides the
+    /// calling one: to parse on more (or fewer) threads than the global
+    /// pool has, call it inside [`rayon::ThreadPool::install`] of a pool of
+    /// that size, as `spinneret tree --threads N` does.
     pub threads: usize,
     /// Inputs shorter than this (bytes) are parsed sequentially, and a
     /// longer input gets at most one worker per this many bytes: each
@@ -202,8 +210,21 @@ impl ParallelOptions {
     /// Whether a parse of `len` bytes runs sequentially.
     fn sequential(&self, len: usize, options: &ParseOptions) -> bool {
         options.report_errors
-            || (self.cuts.is_none() && (self.threads < 2 || len < self.sequential_below))
+            || (self.cuts.is_none()
+                && (self.threads < 2 || len < self.sequential_below || pool_threads() == 0))
     }
+}
+
+/// The threads of rayon's current pool that can run a worker: all of them
+/// when the calling thread is not one of them, else all but it. Workers
+/// beyond these only queue behind each other (a job that starts after the
+/// calling thread passed its chunk's start does little), so a parse asks
+/// for no more: `threads(64)` on the two-thread global pool parsed 4 MB at
+/// 1.05–1.13× the sequential parse's speed without this bound, and at
+/// 1.29–1.30× with it (two workers, as `threads(3)`).
+fn pool_threads() -> usize {
+    let caller = usize::from(rayon::current_thread_index().is_some());
+    rayon::current_num_threads().saturating_sub(caller)
 }
 
 impl Default for ParallelOptions {
@@ -307,7 +328,8 @@ pub(crate) const HEAD: usize = 32 << 10;
 /// chunk, if that is shorter), just after a `</script>` end tag
 /// ([`after_script_end`]) or at a smart cut, and then one per thread but
 /// the calling thread's and the first worker's, at most one per
-/// `sequential_below` bytes, at even smart cuts.
+/// `sequential_below` bytes and one per pool thread that can run a worker
+/// ([`pool_threads`]), at even smart cuts.
 fn starts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
     if let Some(cuts) = &parallel.cuts {
         let mut last = 0;
@@ -322,7 +344,9 @@ fn starts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
         0 => usize::MAX,
         per_worker => (input.len() / per_worker).max(1),
     };
-    let chunks = parallel.threads.saturating_sub(1).clamp(1, most);
+    let chunks = (parallel.threads.saturating_sub(1))
+        .min(pool_threads())
+        .clamp(1, most);
     // Within the first chunk's first half, for many small chunks.
     let at = HEAD.min(input.len() / chunks / 2);
     let head =
