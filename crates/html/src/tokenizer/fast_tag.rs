@@ -153,18 +153,31 @@ impl Run<'_, '_> {
                         Some(&q @ (b'"' | b'\'')) => {
                             // Attribute value (double- or single-quoted) state.
                             p += 1;
-                            loop {
-                                let v_end = if q == b'"' {
-                                    end_of_run::<byte_scan::DqValue>(self.b, p)
+                            let quoted_run_end = |b: &[u8], p: usize| {
+                                if q == b'"' {
+                                    end_of_run::<byte_scan::DqValue>(b, p)
                                 } else {
-                                    end_of_run::<byte_scan::SqValue>(self.b, p)
-                                };
+                                    end_of_run::<byte_scan::SqValue>(b, p)
+                                }
+                            };
+                            let v_end = quoted_run_end(self.b, p);
+                            if self.b.get(v_end) == Some(&q) {
+                                // The commonest value: one run up to the
+                                // closing quote, a span of the input.
+                                value = Acc::of_input(p, v_end);
+                                p = v_end;
+                            } else {
                                 self.push(&mut value, p, v_end);
                                 p = v_end;
-                                match self.b.get(p) {
-                                    Some(&c) if c == q => break,
-                                    Some(b'&') => p = self.char_ref(p, &mut value, true)?,
-                                    _ => return Ok(GiveUp),
+                                loop {
+                                    match self.b.get(p) {
+                                        Some(&c) if c == q => break,
+                                        Some(b'&') => p = self.char_ref(p, &mut value, true)?,
+                                        _ => return Ok(GiveUp),
+                                    }
+                                    let v_end = quoted_run_end(self.b, p);
+                                    self.push(&mut value, p, v_end);
+                                    p = v_end;
                                 }
                             }
                             // After attribute value (quoted) state: the next
