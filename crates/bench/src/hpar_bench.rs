@@ -36,6 +36,31 @@ use spinneret_html::{
 
 use crate::pages::Pages;
 use crate::table::{Cell, Column, Table};
+
+/// The most threads a figure here asks for.
+const MOST_THREADS: usize = 5;
+
+/// A rayon pool of `threads` threads (at most [`MOST_THREADS`]), built once.
+/// A parallel parse has at most one worker per thread of the pool it runs
+/// in besides its own, so a figure "with N threads" — the parser's chunk
+/// starts included — is taken inside a pool of N; the speed table's "2
+/// threads" is a parse called from outside any pool, as a library user's
+/// is, on the global pool (one thread per core: one worker here either
+/// way).
+fn pool(threads: usize) -> &'static rayon::ThreadPool {
+    static POOLS: std::sync::OnceLock<Vec<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    let pools = POOLS.get_or_init(|| {
+        (0..=MOST_THREADS)
+            .map(|n| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build()
+                    .expect("a thread pool")
+            })
+            .collect()
+    });
+    &pools[threads]
+}
 use crate::timing::{Plan, measure};
 use crate::tree_bench::Parser;
 
@@ -64,11 +89,13 @@ pub fn run(plan: Plan, quick: bool) {
             // How much a worker contributes depends on when its pool
             // thread starts (on this machine, sometimes only after a short
             // parse): the parse, of three, that took the most from workers.
-            let stats = (0..3)
-                .map(|_| parse_document_parallel_with_stats(doc, &options, &parallel).1)
-                .max_by_key(|stats| stats.bytes_reused)
-                .expect("three parses");
-            let (right, starts) = chunk_starts_right(doc, threads);
+            let stats = pool(threads).install(|| {
+                (0..3)
+                    .map(|_| parse_document_parallel_with_stats(doc, &options, &parallel).1)
+                    .max_by_key(|stats| stats.bytes_reused)
+                    .expect("three parses")
+            });
+            let (right, starts) = pool(threads).install(|| chunk_starts_right(doc, threads));
             spec.push(vec![
                 Cell::text(name.clone()),
                 Cell::text(format!("{:.2} MB", doc.len() as f64 / 1e6)),
@@ -398,7 +425,8 @@ fn parser_cuts(doc: &str) -> Vec<usize> {
             cuts: None,
         };
         // The first chunk starts at 0.
-        cuts.extend(options.chunk_starts(doc).into_iter().skip(1));
+        let starts = pool(threads).install(|| options.chunk_starts(doc));
+        cuts.extend(starts.into_iter().skip(1));
     }
     cuts
 }
