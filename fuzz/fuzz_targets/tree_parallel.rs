@@ -7,11 +7,16 @@
 //!
 //! Input: a flags byte (bit 0 scripting; bit 1 the parser's own chunk
 //! starts instead of the cuts, the first a little way in, just after a
-//! `</script>` or at a smart cut), a count byte (low 3 bits: how many cuts
-//! follow), each cut as a little-endian `u16` byte offset, then the text
-//! (invalid UTF-8 replaced; cuts off a character boundary or out of order
-//! are ignored by the parser).
+//! `</script>` or at a smart cut; bit 2 the parse runs on the only thread
+//! of a rayon pool, where no worker can start before it ends: with the
+//! parser's own starts it then parses sequentially, with the cuts the
+//! calling thread passes every chunk itself), a count byte (low 3 bits:
+//! how many cuts follow), each cut as a little-endian `u16` byte offset,
+//! then the text (invalid UTF-8 replaced; cuts off a character boundary or
+//! out of order are ignored by the parser).
 #![no_main]
+
+use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use spinneret_fuzz::Input;
@@ -38,12 +43,31 @@ fuzz_target!(|data: &[u8]| {
         sequential_below: 0,
         cuts: (flags & 2 == 0).then(|| cuts.clone()),
     };
-    let (doc, stats) = parse_document_parallel_with_stats(&text, &options, &parallel);
+    let parse = || parse_document_parallel_with_stats(&text, &options, &parallel);
+    let (doc, stats) = if flags & 4 != 0 {
+        static ONE_THREAD: OnceLock<rayon::ThreadPool> = OnceLock::new();
+        ONE_THREAD
+            .get_or_init(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .expect("a one-thread pool")
+            })
+            .install(parse)
+    } else {
+        parse()
+    };
     assert_eq!(
         stats.bytes_reused + stats.bytes_tokenized,
         text.len() as u64,
         "{stats:?}"
     );
+    if flags & 4 != 0 {
+        assert_eq!(stats.bytes_reused, 0, "{stats:?}");
+        if flags & 2 != 0 {
+            assert_eq!(stats.chunks, 0, "{stats:?}");
+        }
+    }
     assert!(
         doc.dump() == parse_document(&text, &options).dump(),
         "cuts {cuts:?}"
