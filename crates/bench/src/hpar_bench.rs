@@ -36,6 +36,8 @@ use spinneret_html::{
 
 use crate::pages::Pages;
 use crate::table::{Cell, Column, Table};
+use crate::timing::{Plan, measure};
+use crate::tree_bench::Parser;
 
 /// The most threads a figure here asks for.
 const MOST_THREADS: usize = 5;
@@ -61,8 +63,6 @@ fn pool(threads: usize) -> &'static rayon::ThreadPool {
     });
     &pools[threads]
 }
-use crate::timing::{Plan, measure};
-use crate::tree_bench::Parser;
 
 /// Runs the benchmark and prints its tables.
 pub fn run(plan: Plan, quick: bool) {
@@ -89,13 +89,13 @@ pub fn run(plan: Plan, quick: bool) {
             // How much a worker contributes depends on when its pool
             // thread starts (on this machine, sometimes only after a short
             // parse): the parse, of three, that took the most from workers.
-            let stats = pool(threads).install(|| {
-                (0..3)
+            let (stats, (right, starts)) = pool(threads).install(|| {
+                let stats = (0..3)
                     .map(|_| parse_document_parallel_with_stats(doc, &options, &parallel).1)
                     .max_by_key(|stats| stats.bytes_reused)
-                    .expect("three parses")
+                    .expect("three parses");
+                (stats, chunk_starts_right(doc, threads))
             });
-            let (right, starts) = pool(threads).install(|| chunk_starts_right(doc, threads));
             spec.push(vec![
                 Cell::text(name.clone()),
                 Cell::text(format!("{:.2} MB", doc.len() as f64 / 1e6)),

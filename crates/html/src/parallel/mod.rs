@@ -344,7 +344,9 @@ fn starts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
         0 => usize::MAX,
         per_worker => (input.len() / per_worker).max(1),
     };
-    let chunks = (parallel.threads.saturating_sub(1))
+    let chunks = parallel
+        .threads
+        .saturating_sub(1)
         .min(pool_threads())
         .clamp(1, most);
     // Within the first chunk's first half, for many small chunks.
