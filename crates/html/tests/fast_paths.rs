@@ -57,10 +57,21 @@ fn fast_paths_give_the_states_tokens() {
         // Text with references and CRs.
         "a&amp;b\r\nc\rd<p>",
         "x < y &notanentity; z\r",
+        // Text that begins with a CRLF (taken from its LF on) and its edges.
+        "\r\n<p>\r\n  <b>\r\n</b>",
+        "<p>\r\n  x\r\ny<b>",
+        "<p>\r\n&amp;<b>",
+        "<p>\r\r\n<b>",
+        "<p>\r\n\r\n<b>",
+        "<p>\r\n< b>",
+        "<p>\r\n",
+        "<p>\r",
     ] {
         let (fast, states) = both_ways(input);
         assert_eq!(fast, states, "{input:?}");
     }
+    let (fast, _) = both_ways("<p>\r\n  <b>");
+    assert_eq!(fast[1], OwnedToken::Text("\n  ".to_owned()));
 }
 
 /// Every token but text, with the offset after it, and the text tokens,

@@ -4,7 +4,8 @@
 //!
 //! - [`Core::fast_scan`], tried first by every step: a text run with
 //!   nothing to decode that ends where markup starts (the same token as the
-//!   data state of `text.rs`), or a tag the tag fast path (`fast_tag.rs`)
+//!   data state of `text.rs`; one that begins with a CRLF and has no other
+//!   CR is the input from the LF on), or a tag the tag fast path (`fast_tag.rs`)
 //!   accepts (the same token as the tag states of `tag.rs`);
 //! - [`Core::fast_text_decoded`], tried by `Core::scan_states` before the
 //!   states: a data-state text run with character references (decoded by
@@ -26,6 +27,17 @@ use super::run::Run;
 use super::step::{Built, Core, Scan};
 use crate::acc::Acc;
 use crate::byte_scan::{self, end_of_run};
+
+/// A data-state text run at `p` that begins with a CRLF, as indentation
+/// after a line end does in pages written with CRLF line ends: where it
+/// ends at markup with no other CR or reference, the end. Newline
+/// normalization turns the pair into its LF, so the run's text is then the
+/// input from `p + 1` on. (Out of line: the fast path's loop stays small.)
+#[inline(never)]
+fn crlf_run_end(b: &[u8], p: usize) -> Option<usize> {
+    let q = end_of_run::<byte_scan::Data>(b, p + 2);
+    (*b.get(q)? == b'<' && starts_markup(*b.get(q + 1)?)).then_some(q)
+}
 
 /// Whether `c` after a '<' in the data state starts markup (a tag, an end
 /// tag, a markup declaration or a bogus comment), which ends a text run.
@@ -85,6 +97,11 @@ impl Core {
             (b'<', &c) if starts_markup(c) => {
                 self.pos = q;
                 Some(Built::Text(Acc::of_input(p, q)))
+            }
+            (b'\r', b'\n') if q == p => {
+                let end = crlf_run_end(b, p)?;
+                self.pos = end;
+                Some(Built::Text(Acc::of_input(p + 1, end)))
             }
             _ => None,
         }
