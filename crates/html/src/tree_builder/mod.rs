@@ -362,21 +362,37 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// The tree construction dispatcher: processes one token, and sets
     /// [`TreeBuilder::control`] for the tokenizer.
     pub(crate) fn process(&mut self, token: Tok<'_>) {
-        let mut token = token;
         if self.state.ignore_lf {
-            self.state.ignore_lf = false;
-            if let Tok::Text(t) = token
-                && t.as_str().starts_with('\n')
-            {
-                let (_, rest) = split_text(t, 1);
-                if rest.as_str().is_empty() {
-                    return self.after_token();
-                }
-                token = Tok::Text(rest);
-            }
+            return self.process_after_ignored_lf(token);
         }
-        let mut rounds = 0u32;
-        loop {
+        self.dispatch_until_done(token);
+    }
+
+    /// [`TreeBuilder::process`] for the token after a start tag whose
+    /// first newline is dropped (`pre`, `listing`, `textarea`): out of
+    /// line, so the common path does not carry the token through a copy.
+    #[inline(never)]
+    fn process_after_ignored_lf(&mut self, token: Tok<'_>) {
+        self.state.ignore_lf = false;
+        if let Tok::Text(t) = token
+            && t.as_str().starts_with('\n')
+        {
+            let (_, rest) = split_text(t, 1);
+            if rest.as_str().is_empty() {
+                return self.after_token();
+            }
+            return self.dispatch_until_done(Tok::Text(rest));
+        }
+        self.dispatch_until_done(token);
+    }
+
+    /// Processes `token` by the current mode's rules (or foreign
+    /// content's), again for as long as they hand it back.
+    #[inline(always)]
+    fn dispatch_until_done(&mut self, token: Tok<'_>) {
+        let mut flow = self.dispatch(token);
+        let mut rounds = 1u32;
+        while let Flow::Again(token) = flow {
             // A token is reprocessed a few times at most (a mode switch or
             // two); more means a bug, which must not become a hang. The end
             // of the input is the exception: "in template" reprocesses it
@@ -386,18 +402,21 @@ impl<S: TreeSink> TreeBuilder<S> {
                 debug_assert!(false, "token reprocessed forever: {token:?}");
                 break;
             }
-            let flow = if self.use_foreign_rules(&token) {
-                self.in_foreign_content(token)
-            } else {
-                let mode = self.state.mode;
-                self.step(mode, token)
-            };
-            match flow {
-                Flow::Done => break,
-                Flow::Again(t) => token = t,
-            }
+            flow = self.dispatch(token);
         }
         self.after_token();
+    }
+
+    /// One round of the dispatcher: foreign content's rules or the current
+    /// insertion mode's.
+    #[inline(always)]
+    fn dispatch<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
+        if self.use_foreign_rules(&token) {
+            self.in_foreign_content(token)
+        } else {
+            let mode = self.state.mode;
+            self.step(mode, token)
+        }
     }
 
     /// Sets [`TreeBuilder::control`]'s foreign flag from the state (after
