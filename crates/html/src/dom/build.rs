@@ -52,7 +52,7 @@ impl DomSink {
     }
 
     /// Appends `text` to the text node `id` if it is one; true if so.
-    #[inline]
+    #[inline(always)]
     fn grow_text(&mut self, id: u32, text: TokenText<'_>) -> bool {
         if id == NONE {
             return false;
