@@ -16,8 +16,8 @@ use crate::token::Span;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Acc {
-    start: u32,
-    end: u32,
+    start: usize,
+    end: usize,
     owned: bool,
 }
 
@@ -31,8 +31,8 @@ impl Acc {
     #[inline]
     pub fn of_input(from: usize, to: usize) -> Acc {
         Acc {
-            start: from as u32,
-            end: to as u32,
+            start: from,
+            end: to,
             owned: false,
         }
     }
@@ -50,12 +50,12 @@ impl Acc {
         if !self.owned {
             if self.start == self.end {
                 // Still empty when `from == to`.
-                self.start = from as u32;
-                self.end = to as u32;
+                self.start = from;
+                self.end = to;
                 return;
             }
-            if self.end as usize == from {
-                self.end = to as u32;
+            if self.end == from {
+                self.end = to;
                 return;
             }
         }
@@ -71,7 +71,7 @@ impl Acc {
             self.make_owned(input, scratch);
         }
         scratch.push_str(&input[from..to]);
-        self.end = scratch.len() as u32;
+        self.end = scratch.len();
     }
 
     /// Appends the input bytes `from..to` ASCII-lower-cased.
@@ -88,7 +88,7 @@ impl Acc {
         let start = scratch.len();
         scratch.push_str(&input[from..to]);
         scratch[start..].make_ascii_lowercase();
-        self.end = scratch.len() as u32;
+        self.end = scratch.len();
     }
 
     /// Appends a character that is not the input's own text.
@@ -98,7 +98,7 @@ impl Acc {
             self.make_owned(input, scratch);
         }
         scratch.push(c);
-        self.end = scratch.len() as u32;
+        self.end = scratch.len();
     }
 
     /// Appends a string that is not the input's own text.
@@ -107,14 +107,14 @@ impl Acc {
             self.make_owned(input, scratch);
         }
         scratch.push_str(s);
-        self.end = scratch.len() as u32;
+        self.end = scratch.len();
     }
 
     fn make_owned(&mut self, input: &str, scratch: &mut String) {
         let start = scratch.len();
-        scratch.push_str(&input[self.start as usize..self.end as usize]);
-        self.start = start as u32;
-        self.end = scratch.len() as u32;
+        scratch.push_str(&input[self.start..self.end]);
+        self.start = start;
+        self.end = scratch.len();
         self.owned = true;
     }
 

@@ -125,8 +125,8 @@ impl<'t> TokenText<'t> {
 /// scratch buffer (text that needed a change).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Span {
-    pub start: u32,
-    pub end: u32,
+    pub start: usize,
+    pub end: usize,
     pub in_scratch: bool,
 }
 
@@ -134,14 +134,14 @@ impl Span {
     #[inline]
     pub fn get<'t>(self, input: &'t str, scratch: &'t str) -> &'t str {
         let src = if self.in_scratch { scratch } else { input };
-        &src[self.start as usize..self.end as usize]
+        &src[self.start..self.end]
     }
 
     /// The text's bytes (no char-boundary checks).
     #[inline]
     pub fn bytes<'t>(self, input: &'t str, scratch: &'t str) -> &'t [u8] {
         let src = if self.in_scratch { scratch } else { input };
-        &src.as_bytes()[self.start as usize..self.end as usize]
+        &src.as_bytes()[self.start..self.end]
     }
 
     /// The text, saying where it lives.
@@ -152,7 +152,7 @@ impl Span {
             TokenText::Scratch(text)
         } else {
             TokenText::Input {
-                start: self.start as usize,
+                start: self.start,
                 text,
             }
         }

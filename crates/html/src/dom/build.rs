@@ -79,7 +79,7 @@ impl DomSink {
             } = src.attrs;
             for r in reprs {
                 let name = self.doc.intern(r.name(input, scratch));
-                let (from, to) = (r.value.start as usize, r.value.end as usize);
+                let (from, to) = (r.value.start, r.value.end);
                 let span = (!r.value.in_scratch)
                     .then(|| self.doc.text.source_span(src.base + from, to - from))
                     .flatten();

@@ -170,8 +170,8 @@ impl Block {
         let offset = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
         if offset <= input.len() && s.len() <= input.len() - offset {
             return Span {
-                start: offset as u32,
-                end: (offset + s.len()) as u32,
+                start: offset,
+                end: offset + s.len(),
                 in_scratch: false,
             };
         }
@@ -189,11 +189,11 @@ impl Block {
     }
 
     fn copy(&mut self, s: &str) -> Span {
-        let start = self.arena.len() as u32;
+        let start = self.arena.len();
         self.arena.push_str(s);
         Span {
             start,
-            end: self.arena.len() as u32,
+            end: self.arena.len(),
             in_scratch: true,
         }
     }
