@@ -5,8 +5,9 @@
 //! - [`Core::fast_scan`], tried first by every step: a text run with
 //!   nothing to decode that ends where markup starts (the same token as the
 //!   data state of `text.rs`; one that begins with a CRLF and has no other
-//!   CR is the input from the LF on), or a tag the tag fast path (`fast_tag.rs`)
-//!   accepts (the same token as the tag states of `tag.rs`);
+//!   CR or reference is the input from the LF on), or a tag the tag fast
+//!   path (`fast_tag.rs`) accepts (the same token as the tag states of
+//!   `tag.rs`);
 //! - [`Core::fast_text_decoded`], tried by `Core::scan_states` before the
 //!   states: a data-state text run with character references (decoded by
 //!   `char_ref.rs`) or CRs to normalize;
