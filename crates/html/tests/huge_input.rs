@@ -5,7 +5,7 @@
 //!
 //! Its own test binary: it holds a 4 GiB string (about 4.2 GB resident for
 //! some seconds), so it runs alone.
-use spinneret_html::{OwnedToken, Tokenizer, TokenizerOptions};
+use spinneret_html::{OwnedToken, Token, Tokenizer, TokenizerOptions};
 
 #[test]
 fn a_text_run_and_tags_past_4_gib() {
@@ -24,7 +24,7 @@ fn a_text_run_and_tags_past_4_gib() {
     while let Some(token) = tokenizer.next_token() {
         tokens.push(match token {
             // The long run is checked by its length and ends, not copied.
-            spinneret_html::Token::Text(t) if t.len() > 1 << 20 => {
+            Token::Text(t) if t.len() > 1 << 20 => {
                 assert!(t.starts_with(LINE) && t.ends_with(LINE));
                 OwnedToken::Text(format!("<{} bytes>", t.len()))
             }
