@@ -118,6 +118,29 @@ impl ByteSet for AttrName {
     }
 }
 
+/// Any byte but `[a-z0-9-]`: what ends the commonest names, read whole by
+/// the tag fast path (`tokenizer/short_name.rs`).
+pub(crate) struct NotShortName;
+
+impl ByteSet for NotShortName {
+    #[inline(always)]
+    fn contains(c: u8) -> bool {
+        !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn bits(block: &[u8; 16]) -> u32 {
+        use sse2::{eq, in_range, or};
+        let v = sse2::load(block);
+        let name = or(
+            or(in_range(v, b'a', b'z'), in_range(v, b'0', b'9')),
+            eq(v, b'-'),
+        );
+        !sse2::mask(name) & 0xFFFF
+    }
+}
+
 /// What ends an unquoted attribute value on the tag fast path: any byte up
 /// to space (whitespace, CR, NUL and other controls) and `& > " ' < = \``.
 /// (Controls other than whitespace are ordinary value characters; the fast
@@ -387,6 +410,7 @@ mod tests {
         check_one::<SqValue>(text);
         check_one::<AttrName>(text);
         check_one::<UnquotedValue>(text);
+        check_one::<NotShortName>(text);
     }
 
     #[test]

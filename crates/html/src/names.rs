@@ -1320,3 +1320,1144 @@ impl LocalName {
         LocalName::Definitionurl,
     ];
 }
+
+/// The interned name whose bytes, read as a little-endian integer with
+/// zeros above them, are `key` (a name of 1 to 7 bytes, each of them
+/// `[a-z0-9-]`); `None` for any other key. One multiply and usually one
+/// compare: an open-addressed table ([`SHORT_NAMES`]) whose runs of
+/// full slots end at an empty one (key 0, which no name has).
+#[inline(always)]
+pub(crate) fn from_short_key(key: u64) -> Option<LocalName> {
+    let mut i = (key.wrapping_mul(0x3de54b33594f6c73) >> 55) as usize;
+    loop {
+        let slot = &SHORT_NAMES[i];
+        if slot.key == key {
+            return slot.name;
+        }
+        if slot.key == 0 {
+            return None;
+        }
+        i = (i + 1) % SHORT_NAMES.len();
+    }
+}
+
+/// A slot of [`SHORT_NAMES`]: a name's key, or 0 (empty).
+struct ShortName {
+    key: u64,
+    name: Option<LocalName>,
+}
+
+/// The names of [`from_short_key`], each at its home slot or in the run
+/// of full slots after it (linear probing). Generated, with the
+/// multiplier, by `tools/gen_names.py`.
+static SHORT_NAMES: [ShortName; 512] = [
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x73776f72,
+        name: Some(LocalName::Rows),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x64626b,
+        name: Some(LocalName::Kbd),
+    },
+    ShortName {
+        key: 0x6c75,
+        name: Some(LocalName::Ul),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x736c6961746564,
+        name: Some(LocalName::Details),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x3168,
+        name: Some(LocalName::H1),
+    },
+    ShortName {
+        key: 0x726277,
+        name: Some(LocalName::Wbr),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x65707974636e65,
+        name: Some(LocalName::Enctype),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x74657372616863,
+        name: Some(LocalName::Charset),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6d65,
+        name: Some(LocalName::Em),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x656d61726669,
+        name: Some(LocalName::Iframe),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x676f6c616964,
+        name: Some(LocalName::Dialog),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e67696c61,
+        name: Some(LocalName::Align),
+    },
+    ShortName {
+        key: 0x656c746974,
+        name: Some(LocalName::Title),
+    },
+    ShortName {
+        key: 0x73657a6973,
+        name: Some(LocalName::Sizes),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7464,
+        name: Some(LocalName::Dt),
+    },
+    ShortName {
+        key: 0x70,
+        name: Some(LocalName::P),
+    },
+    ShortName {
+        key: 0x6c6f63,
+        name: Some(LocalName::Col),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x747069726373,
+        name: Some(LocalName::Script),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x616964656d,
+        name: Some(LocalName::Media),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x676e6970,
+        name: Some(LocalName::Ping),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x696462,
+        name: Some(LocalName::Bdi),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e6f69746361,
+        name: Some(LocalName::Action),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x726f6c6f63,
+        name: Some(LocalName::Color),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x70616d,
+        name: Some(LocalName::Map),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x76616e,
+        name: Some(LocalName::Nav),
+    },
+    ShortName {
+        key: 0x6e6f6974706f,
+        name: Some(LocalName::Option),
+    },
+    ShortName {
+        key: 0x6e69616d,
+        name: Some(LocalName::Main),
+    },
+    ShortName {
+        key: 0x656c797473,
+        name: Some(LocalName::Style),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x736c6f63,
+        name: Some(LocalName::Cols),
+    },
+    ShortName {
+        key: 0x6570616873,
+        name: Some(LocalName::Shape),
+    },
+    ShortName {
+        key: 0x7274,
+        name: Some(LocalName::Tr),
+    },
+    ShortName {
+        key: 0x726574736f70,
+        name: Some(LocalName::Poster),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x696c,
+        name: Some(LocalName::Li),
+    },
+    ShortName {
+        key: 0x64616568,
+        name: Some(LocalName::Head),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x706d6173,
+        name: Some(LocalName::Samp),
+    },
+    ShortName {
+        key: 0x6874616d,
+        name: Some(LocalName::Math),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x656c69666f7270,
+        name: Some(LocalName::Profile),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6b72616d,
+        name: Some(LocalName::Mark),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6874,
+        name: Some(LocalName::Th),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6461656874,
+        name: Some(LocalName::Thead),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x64616f6c6e6f,
+        name: Some(LocalName::Onload),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7268,
+        name: Some(LocalName::Hr),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x676e616c637273,
+        name: Some(LocalName::Srclang),
+    },
+    ShortName {
+        key: 0x6e67696c6176,
+        name: Some(LocalName::Valign),
+    },
+    ShortName {
+        key: 0x746c61,
+        name: Some(LocalName::Alt),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x726564726f62,
+        name: Some(LocalName::Border),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6c6c616d73,
+        name: Some(LocalName::Small),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x676d69,
+        name: Some(LocalName::Img),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x63736564,
+        name: Some(LocalName::Desc),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x746573637273,
+        name: Some(LocalName::Srcset),
+    },
+    ShortName {
+        key: 0x6e6f6974636573,
+        name: Some(LocalName::Section),
+    },
+    ShortName {
+        key: 0x75,
+        name: Some(LocalName::U),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x746567726174,
+        name: Some(LocalName::Target),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x646e756f736762,
+        name: Some(LocalName::Bgsound),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7361766e6163,
+        name: Some(LocalName::Canvas),
+    },
+    ShortName {
+        key: 0x65746963,
+        name: Some(LocalName::Cite),
+    },
+    ShortName {
+        key: 0x71,
+        name: Some(LocalName::Q),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6565757172616d,
+        name: Some(LocalName::Marquee),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x656372756f73,
+        name: Some(LocalName::Source),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6272,
+        name: Some(LocalName::Rb),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6174656d,
+        name: Some(LocalName::Meta),
+    },
+    ShortName {
+        key: 0x7373616c63,
+        name: Some(LocalName::Class),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7865646e697369,
+        name: Some(LocalName::Isindex),
+    },
+    ShortName {
+        key: 0x736d,
+        name: Some(LocalName::Ms),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x656d617266,
+        name: Some(LocalName::Frame),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6c6564,
+        name: Some(LocalName::Del),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x656d6974,
+        name: Some(LocalName::Time),
+    },
+    ShortName {
+        key: 0x646574756d,
+        name: Some(LocalName::Muted),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x66657268,
+        name: Some(LocalName::Href),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x746867696568,
+        name: Some(LocalName::Height),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x69,
+        name: Some(LocalName::I),
+    },
+    ShortName {
+        key: 0x627573,
+        name: Some(LocalName::Sub),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7364726f6f63,
+        name: Some(LocalName::Coords),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x696d,
+        name: Some(LocalName::Mi),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6567616d69,
+        name: Some(LocalName::Image),
+    },
+    ShortName {
+        key: 0x6f69647561,
+        name: Some(LocalName::Audio),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x746f6c73,
+        name: Some(LocalName::Slot),
+    },
+    ShortName {
+        key: 0x70616d657375,
+        name: Some(LocalName::Usemap),
+    },
+    ShortName {
+        key: 0x79627572,
+        name: Some(LocalName::Ruby),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x65636e6f6e,
+        name: Some(LocalName::Nonce),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6d726f66,
+        name: Some(LocalName::Form),
+    },
+    ShortName {
+        key: 0x686372616573,
+        name: Some(LocalName::Search),
+    },
+    ShortName {
+        key: 0x6465626d656f6e,
+        name: Some(LocalName::Noembed),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x746e65746e6f63,
+        name: Some(LocalName::Content),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x65727574636970,
+        name: Some(LocalName::Picture),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x61,
+        name: Some(LocalName::A),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7361,
+        name: Some(LocalName::As),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x747865746d,
+        name: Some(LocalName::Mtext),
+    },
+    ShortName {
+        key: 0x7472,
+        name: Some(LocalName::Rt),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x676e6964616f6c,
+        name: Some(LocalName::Loading),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x73726564616568,
+        name: Some(LocalName::Headers),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x78616d,
+        name: Some(LocalName::Max),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x646e6567656c,
+        name: Some(LocalName::Legend),
+    },
+    ShortName {
+        key: 0x636f64637273,
+        name: Some(LocalName::Srcdoc),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x707573,
+        name: Some(LocalName::Sup),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x646f6874656d,
+        name: Some(LocalName::Method),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x3668,
+        name: Some(LocalName::H6),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x786f62646e6173,
+        name: Some(LocalName::Sandbox),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x746c7561666564,
+        name: Some(LocalName::Default),
+    },
+    ShortName {
+        key: 0x656c6369747261,
+        name: Some(LocalName::Article),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7472617473,
+        name: Some(LocalName::Start),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x657275676966,
+        name: Some(LocalName::Figure),
+    },
+    ShortName {
+        key: 0x7463656a626f,
+        name: Some(LocalName::Object),
+    },
+    ShortName {
+        key: 0x706d78,
+        name: Some(LocalName::Xmp),
+    },
+    ShortName {
+        key: 0x637472,
+        name: Some(LocalName::Rtc),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x736e6c6d78,
+        name: Some(LocalName::Xmlns),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x74656c707061,
+        name: Some(LocalName::Applet),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7265746f6f66,
+        name: Some(LocalName::Footer),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x726f66,
+        name: Some(LocalName::For),
+    },
+    ShortName {
+        key: 0x6c6f,
+        name: Some(LocalName::Ol),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x65707974,
+        name: Some(LocalName::Type),
+    },
+    ShortName {
+        key: 0x7265746e6563,
+        name: Some(LocalName::Center),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x61746164,
+        name: Some(LocalName::Data),
+    },
+    ShortName {
+        key: 0x6564697361,
+        name: Some(LocalName::Aside),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x756e656d,
+        name: Some(LocalName::Menu),
+    },
+    ShortName {
+        key: 0x676e697473696c,
+        name: Some(LocalName::Listing),
+    },
+    ShortName {
+        key: 0x636e797361,
+        name: Some(LocalName::Async),
+    },
+    ShortName {
+        key: 0x706f6f6c,
+        name: Some(LocalName::Loop),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x656c626174,
+        name: Some(LocalName::Table),
+    },
+    ShortName {
+        key: 0x65736162,
+        name: Some(LocalName::Base),
+    },
+    ShortName {
+        key: 0x3568,
+        name: Some(LocalName::H5),
+    },
+    ShortName {
+        key: 0x6474,
+        name: Some(LocalName::Td),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7265666564,
+        name: Some(LocalName::Defer),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x64656b63656863,
+        name: Some(LocalName::Checked),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e6f6974706163,
+        name: Some(LocalName::Caption),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x746e6f66,
+        name: Some(LocalName::Font),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6b6e696c62,
+        name: Some(LocalName::Blink),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x72626f6e,
+        name: Some(LocalName::Nobr),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e617073,
+        name: Some(LocalName::Span),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e6f74747562,
+        name: Some(LocalName::Button),
+    },
+    ShortName {
+        key: 0x61657261,
+        name: Some(LocalName::Area),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x766572,
+        name: Some(LocalName::Rev),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x736e69,
+        name: Some(LocalName::Ins),
+    },
+    ShortName {
+        key: 0x62,
+        name: Some(LocalName::B),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x79646f6274,
+        name: Some(LocalName::Tbody),
+    },
+    ShortName {
+        key: 0x64616f6c657270,
+        name: Some(LocalName::Preload),
+    },
+    ShortName {
+        key: 0x726f6c6f636762,
+        name: Some(LocalName::Bgcolor),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x726964,
+        name: Some(LocalName::Dir),
+    },
+    ShortName {
+        key: 0x6e696d,
+        name: Some(LocalName::Min),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x70756f726768,
+        name: Some(LocalName::Hgroup),
+    },
+    ShortName {
+        key: 0x3468,
+        name: Some(LocalName::H4),
+    },
+    ShortName {
+        key: 0x6c6562616c,
+        name: Some(LocalName::Label),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6c6d7468,
+        name: Some(LocalName::Html),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6874646977,
+        name: Some(LocalName::Width),
+    },
+    ShortName {
+        key: 0x6464,
+        name: Some(LocalName::Dd),
+    },
+    ShortName {
+        key: 0x746f6f6674,
+        name: Some(LocalName::Tfoot),
+    },
+    ShortName {
+        key: 0x7475706e69,
+        name: Some(LocalName::Input),
+    },
+    ShortName {
+        key: 0x677673,
+        name: Some(LocalName::Svg),
+    },
+    ShortName {
+        key: 0x6c6572,
+        name: Some(LocalName::Rel),
+    },
+    ShortName {
+        key: 0x656d616e,
+        name: Some(LocalName::Name),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x79646f62,
+        name: Some(LocalName::Body),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x726564616568,
+        name: Some(LocalName::Header),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e617073776f72,
+        name: Some(LocalName::Rowspan),
+    },
+    ShortName {
+        key: 0x6f6d,
+        name: Some(LocalName::Mo),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7463656c6573,
+        name: Some(LocalName::Select),
+    },
+    ShortName {
+        key: 0x6b63696c636e6f,
+        name: Some(LocalName::Onclick),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x65706f6373,
+        name: Some(LocalName::Scope),
+    },
+    ShortName {
+        key: 0x676e6f727473,
+        name: Some(LocalName::Strong),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x7262,
+        name: Some(LocalName::Br),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x73,
+        name: Some(LocalName::S),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x3368,
+        name: Some(LocalName::H3),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6b63617274,
+        name: Some(LocalName::Track),
+    },
+    ShortName {
+        key: 0x70657473,
+        name: Some(LocalName::Step),
+    },
+    ShortName {
+        key: 0x65756c6176,
+        name: Some(LocalName::Value),
+    },
+    ShortName {
+        key: 0x70617277,
+        name: Some(LocalName::Wrap),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e6664,
+        name: Some(LocalName::Dfn),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x657270,
+        name: Some(LocalName::Pre),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6f6462,
+        name: Some(LocalName::Bdo),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e6d,
+        name: Some(LocalName::Mn),
+    },
+    ShortName {
+        key: 0x7072,
+        name: Some(LocalName::Rp),
+    },
+    ShortName {
+        key: 0x65636166,
+        name: Some(LocalName::Face),
+    },
+    ShortName {
+        key: 0x72626261,
+        name: Some(LocalName::Abbr),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x766964,
+        name: Some(LocalName::Div),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x73736572646461,
+        name: Some(LocalName::Address),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x726176,
+        name: Some(LocalName::Var),
+    },
+    ShortName {
+        key: 0x6e656779656b,
+        name: Some(LocalName::Keygen),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6c64,
+        name: Some(LocalName::Dl),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e6170736c6f63,
+        name: Some(LocalName::Colspan),
+    },
+    ShortName {
+        key: 0x656b69727473,
+        name: Some(LocalName::Strike),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x726574656d,
+        name: Some(LocalName::Meter),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x3268,
+        name: Some(LocalName::H2),
+    },
+    ShortName {
+        key: 0x6d61726170,
+        name: Some(LocalName::Param),
+    },
+    ShortName {
+        key: 0x6b6e696c,
+        name: Some(LocalName::Link),
+    },
+    ShortName {
+        key: 0x6f65646976,
+        name: Some(LocalName::Video),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6870796c676d,
+        name: Some(LocalName::Mglyph),
+    },
+    ShortName {
+        key: 0x7474,
+        name: Some(LocalName::Tt),
+    },
+    ShortName {
+        key: 0x657a6973,
+        name: Some(LocalName::Size),
+    },
+    ShortName {
+        key: 0x7972616d6d7573,
+        name: Some(LocalName::Summary),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6469,
+        name: Some(LocalName::Id),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x657375,
+        name: Some(LocalName::Use),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x676e616c,
+        name: Some(LocalName::Lang),
+    },
+    ShortName {
+        key: 0x6d796e6f726361,
+        name: Some(LocalName::Acronym),
+    },
+    ShortName {
+        key: 0x656c6f72,
+        name: Some(LocalName::Role),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x74757074756f,
+        name: Some(LocalName::Output),
+    },
+    ShortName {
+        key: 0x6465626d65,
+        name: Some(LocalName::Embed),
+    },
+    ShortName { key: 0, name: None },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x6e6564646968,
+        name: Some(LocalName::Hidden),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x65646f63,
+        name: Some(LocalName::Code),
+    },
+    ShortName {
+        key: 0x637273,
+        name: Some(LocalName::Src),
+    },
+    ShortName { key: 0, name: None },
+    ShortName {
+        key: 0x676962,
+        name: Some(LocalName::Big),
+    },
+    ShortName { key: 0, name: None },
+];

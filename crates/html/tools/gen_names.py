@@ -23,6 +23,38 @@ srcset start step tabindex target translate type usemap valign value width wrap 
 definitionurl""".split()
 
 
+# Names of at most SHORT_MAX bytes, all of them [a-z0-9-], are also found by
+# their bytes as one little-endian integer (zero above the name): the fast
+# tag path reads a name as such a word (`tokenizer/short_name.rs`).
+SHORT_MAX = 7
+SLOT_BITS = 9
+
+
+def short_key(name):
+    return int.from_bytes(name.encode(), "little")
+
+
+def short_table(names):
+    """The multiplier (of a fixed sequence of odd constants) whose
+    linear-probing table of 2**SLOT_BITS slots has the fewest probes in all
+    (ties: the first), and that table."""
+    size = 1 << SLOT_BITS
+    best = None
+    for i in range(4000):
+        mult = ((0x9E3779B97F4A7C15 + 2 * i * 0x632BE59BD9B4E019) % (1 << 64)) | 1
+        slots = [None] * size
+        probes = 0
+        for n in names:
+            h = (short_key(n) * mult % (1 << 64)) >> (64 - SLOT_BITS)
+            while slots[h] is not None:
+                h = (h + 1) % size
+                probes += 1
+            slots[h] = n
+        if best is None or probes < best[0]:
+            best = (probes, mult, slots)
+    return best[1], best[2]
+
+
 def variant(name):
     return "".join(p.capitalize() for p in name.replace(":", "-").split("-"))
 
@@ -61,6 +93,45 @@ pub enum LocalName {''']
             "    pub const ALL: &'static [LocalName] = &["]
     out += [f"        LocalName::{variant(n)}," for n in names]
     out += ["    ];", "}", ""]
+    short = [n for n in names
+             if len(n) <= SHORT_MAX and all(c.islower() or c.isdigit() or c == "-" for c in n)]
+    mult, slots = short_table(short)
+    out += ["/// The interned name whose bytes, read as a little-endian integer with",
+            "/// zeros above them, are `key` (a name of 1 to 7 bytes, each of them",
+            "/// `[a-z0-9-]`); `None` for any other key. One multiply and usually one",
+            "/// compare: an open-addressed table ([`SHORT_NAMES`]) whose runs of",
+            "/// full slots end at an empty one (key 0, which no name has).",
+            "#[inline(always)]",
+            "pub(crate) fn from_short_key(key: u64) -> Option<LocalName> {",
+            f"    let mut i = (key.wrapping_mul({mult:#x}) >> {64 - SLOT_BITS}) as usize;",
+            "    loop {",
+            "        let slot = &SHORT_NAMES[i];",
+            "        if slot.key == key {",
+            "            return slot.name;",
+            "        }",
+            "        if slot.key == 0 {",
+            "            return None;",
+            "        }",
+            "        i = (i + 1) % SHORT_NAMES.len();",
+            "    }",
+            "}",
+            "",
+            "/// A slot of [`SHORT_NAMES`]: a name's key, or 0 (empty).",
+            "struct ShortName {",
+            "    key: u64,",
+            "    name: Option<LocalName>,",
+            "}",
+            "",
+            "/// The names of [`from_short_key`], each at its home slot or in the run",
+            "/// of full slots after it (linear probing). Generated, with the",
+            "/// multiplier, by `tools/gen_names.py`.",
+            f"static SHORT_NAMES: [ShortName; {1 << SLOT_BITS}] = ["]
+    for n in slots:
+        if n is None:
+            out.append("    ShortName { key: 0, name: None },")
+        else:
+            out.append(f"    ShortName {{ key: {short_key(n):#x}, name: Some(LocalName::{variant(n)}) }},")
+    out += ["];", ""]
     with open("src/names.rs", "w") as f:
         f.write("\n".join(out))
 

@@ -29,12 +29,13 @@
 
 use super::TextMode;
 use super::run::{R, Run};
+use super::short_name::short_name;
 use super::step::{Built, Scan};
 use crate::acc::Acc;
 use crate::byte_scan::{
     self, ENDS_ATTR_NAME_ANY_CASE, ENDS_TAG_NAME, ENDS_TAG_NAME_ANY_CASE, RUN_ENDS, end_of_run,
 };
-use crate::names::LocalName;
+use crate::names::{LocalName, from_short_key};
 use crate::token::AttrRepr;
 
 /// What the fast path made of a tag.
@@ -97,17 +98,26 @@ impl Run<'_, '_> {
     pub(super) fn fast_tag(&mut self, name_start: usize, end: bool) -> R<Attempt> {
         use Attempt::GiveUp;
         // Tag name state: name bytes up to whitespace, '/' or '>', lower-cased.
-        let mut name_end = self.short_run_end(name_start, ENDS_TAG_NAME);
-        let upper = self.b.get(name_end).is_some_and(u8::is_ascii_uppercase);
-        if upper {
-            name_end = self.short_run_end(name_end, ENDS_TAG_NAME_ANY_CASE);
-        }
-        match self.b.get(name_end) {
-            Some(&c) if is_tag_ws(c) || c == b'/' || c == b'>' => {}
-            _ => return Ok(GiveUp),
-        }
-        let (name, known) = self.fast_name(name_start, name_end, upper);
-        let mut p = name_end;
+        let (name, known, mut p) = match short_name(self.b, name_start) {
+            Some(s) if is_tag_ws(s.next) || s.next == b'/' || s.next == b'>' => (
+                Acc::of_input(name_start, s.end),
+                from_short_key(s.key),
+                s.end,
+            ),
+            _ => {
+                let mut name_end = self.short_run_end(name_start, ENDS_TAG_NAME);
+                let upper = self.b.get(name_end).is_some_and(u8::is_ascii_uppercase);
+                if upper {
+                    name_end = self.short_run_end(name_end, ENDS_TAG_NAME_ANY_CASE);
+                }
+                match self.b.get(name_end) {
+                    Some(&c) if is_tag_ws(c) || c == b'/' || c == b'>' => {}
+                    _ => return Ok(GiveUp),
+                }
+                let (name, known) = self.fast_name(name_start, name_end, upper);
+                (name, known, name_end)
+            }
+        };
         loop {
             // Before attribute name state (also after a value).
             p = self.skip_tag_ws(p);
@@ -131,18 +141,26 @@ impl Run<'_, '_> {
             }
             // Attribute name state.
             let attr_start = p;
-            let mut attr_end = end_of_run::<byte_scan::AttrName>(self.b, p + 1);
-            let upper =
-                c.is_ascii_uppercase() || self.b.get(attr_end).is_some_and(u8::is_ascii_uppercase);
-            if upper {
-                attr_end = self.short_run_end(attr_end, ENDS_ATTR_NAME_ANY_CASE);
-            }
-            match self.b.get(attr_end) {
-                Some(&c) if is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=') => {}
-                // A quote, '<', NUL or another control, or the end of the
-                // buffer.
-                _ => return Ok(GiveUp),
-            }
+            let (attr_end, short_known, upper) = match short_name(self.b, p) {
+                Some(s) if is_tag_ws(s.next) || matches!(s.next, b'/' | b'>' | b'=') => {
+                    (s.end, Some(from_short_key(s.key)), false)
+                }
+                _ => {
+                    let mut attr_end = end_of_run::<byte_scan::AttrName>(self.b, p + 1);
+                    let upper = c.is_ascii_uppercase()
+                        || self.b.get(attr_end).is_some_and(u8::is_ascii_uppercase);
+                    if upper {
+                        attr_end = self.short_run_end(attr_end, ENDS_ATTR_NAME_ANY_CASE);
+                    }
+                    match self.b.get(attr_end) {
+                        Some(&c) if is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=') => {}
+                        // A quote, '<', NUL or another control, or the end
+                        // of the buffer.
+                        _ => return Ok(GiveUp),
+                    }
+                    (attr_end, None, upper)
+                }
+            };
             p = self.skip_tag_ws(attr_end);
             let mut value = Acc::new();
             match self.b.get(p) {
@@ -206,7 +224,11 @@ impl Run<'_, '_> {
                 Some(_) => {}
                 None => return Ok(GiveUp),
             }
-            if !self.push_fast_attr(attr_start, attr_end, upper, value) {
+            let (name, known) = match short_known {
+                Some(known) => (Acc::of_input(attr_start, attr_end), known),
+                None => self.fast_name(attr_start, attr_end, upper),
+            };
+            if !self.push_fast_attr(name, known, value) {
                 return Ok(GiveUp);
             }
         }
@@ -226,17 +248,15 @@ impl Run<'_, '_> {
         (name, known)
     }
 
-    /// Appends an attribute whose name is the input's `from..to` (`upper`:
-    /// with upper-case letters); false when the tag states must take over
-    /// (a duplicate, which is a parse error and dropped there, or too many
-    /// attributes). Always inlined, with [`Run::fast_tag`]: a call per
-    /// attribute otherwise.
+    /// Appends an attribute named `name` (`known`: interned); false when
+    /// the tag states must take over (a duplicate, which is a parse error
+    /// and dropped there, or too many attributes). Always inlined, with
+    /// [`Run::fast_tag`]: a call per attribute otherwise.
     #[inline(always)]
-    fn push_fast_attr(&mut self, from: usize, to: usize, upper: bool, value: Acc) -> bool {
+    fn push_fast_attr(&mut self, name: Acc, known: Option<LocalName>, value: Acc) -> bool {
         if self.core.attrs.len() >= MAX_FAST_ATTRS {
             return false;
         }
-        let (name, known) = self.fast_name(from, to, upper);
         let attrs = &self.core.attrs;
         let duplicate = match known {
             // Interned names are unique: comparing ids is comparing names.

@@ -31,7 +31,8 @@
 //!   and the built token before it is lent out;
 //! - `fast_path.rs` and `fast_tag.rs`: the fast paths, which produce the
 //!   commonest data-state tokens (text runs, tags, comments) without the
-//!   states when errors are not reported;
+//!   states when errors are not reported (`short_name.rs`: the commonest
+//!   names read as one word);
 //! - `run.rs`: the cursor the states share (`Run`: `peek`, which
 //!   normalizes newlines, and appending to a token);
 //! - `text.rs`: data, RCDATA, RAWTEXT, script data, PLAINTEXT and CDATA
@@ -56,6 +57,7 @@ mod fast_tag;
 mod position;
 mod report;
 mod run;
+mod short_name;
 mod step;
 mod tag;
 mod text;
