@@ -19,7 +19,9 @@
 //! tokenized, only how fast. It is off when errors are reported: it does
 //! not track the positions errors need.
 //! Character references in attribute values are decoded by the same code
-//! as in the tag states (`char_ref.rs`).
+//! as in the tag states (`char_ref.rs`). A name of 1 to 7 bytes of
+//! `[a-z0-9-]` is read whole, with its interned form (`short_name.rs`);
+//! any other is read byte by byte.
 //!
 //! States it stands in for: the tag name, before / after attribute name,
 //! attribute name, before attribute value, attribute value (all three) and
@@ -56,6 +58,21 @@ const MAX_FAST_ATTRS: usize = 16;
 #[inline]
 fn is_tag_ws(c: u8) -> bool {
     matches!(c, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
+}
+
+/// Whether `c` after a tag name ends it on the fast path: whitespace, `/`
+/// or `>` (anything else there is for the tag states).
+#[inline]
+fn ends_tag_name(c: u8) -> bool {
+    is_tag_ws(c) || c == b'/' || c == b'>'
+}
+
+/// Whether `c` after an attribute name ends it on the fast path:
+/// whitespace, `/`, `>` or `=` (a quote, `<`, NUL or another control is
+/// for the tag states).
+#[inline]
+fn ends_attr_name(c: u8) -> bool {
+    is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=')
 }
 
 impl Run<'_, '_> {
@@ -99,7 +116,7 @@ impl Run<'_, '_> {
         use Attempt::GiveUp;
         // Tag name state: name bytes up to whitespace, '/' or '>', lower-cased.
         let (name, known, mut p) = match short_name(self.b, name_start) {
-            Some(s) if is_tag_ws(s.next) || s.next == b'/' || s.next == b'>' => (
+            Some(s) if ends_tag_name(s.next) => (
                 Acc::of_input(name_start, s.end),
                 from_short_key(s.key),
                 s.end,
@@ -110,9 +127,8 @@ impl Run<'_, '_> {
                 if upper {
                     name_end = self.short_run_end(name_end, ENDS_TAG_NAME_ANY_CASE);
                 }
-                match self.b.get(name_end) {
-                    Some(&c) if is_tag_ws(c) || c == b'/' || c == b'>' => {}
-                    _ => return Ok(GiveUp),
+                if !self.b.get(name_end).is_some_and(|&c| ends_tag_name(c)) {
+                    return Ok(GiveUp);
                 }
                 let (name, known) = self.fast_name(name_start, name_end, upper);
                 (name, known, name_end)
@@ -141,10 +157,9 @@ impl Run<'_, '_> {
             }
             // Attribute name state.
             let attr_start = p;
-            let (attr_end, short_known, upper) = match short_name(self.b, p) {
-                Some(s) if is_tag_ws(s.next) || matches!(s.next, b'/' | b'>' | b'=') => {
-                    (s.end, Some(from_short_key(s.key)), false)
-                }
+            // `interned`: the name's interned form, when it was read whole.
+            let (attr_end, interned, upper) = match short_name(self.b, p) {
+                Some(s) if ends_attr_name(s.next) => (s.end, Some(from_short_key(s.key)), false),
                 _ => {
                     let mut attr_end = end_of_run::<byte_scan::AttrName>(self.b, p + 1);
                     let upper = c.is_ascii_uppercase()
@@ -152,11 +167,8 @@ impl Run<'_, '_> {
                     if upper {
                         attr_end = self.short_run_end(attr_end, ENDS_ATTR_NAME_ANY_CASE);
                     }
-                    match self.b.get(attr_end) {
-                        Some(&c) if is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=') => {}
-                        // A quote, '<', NUL or another control, or the end
-                        // of the buffer.
-                        _ => return Ok(GiveUp),
+                    if !self.b.get(attr_end).is_some_and(|&c| ends_attr_name(c)) {
+                        return Ok(GiveUp);
                     }
                     (attr_end, None, upper)
                 }
@@ -224,7 +236,7 @@ impl Run<'_, '_> {
                 Some(_) => {}
                 None => return Ok(GiveUp),
             }
-            let (name, known) = match short_known {
+            let (name, known) = match interned {
                 Some(known) => (Acc::of_input(attr_start, attr_end), known),
                 None => self.fast_name(attr_start, attr_end, upper),
             };
