@@ -13,6 +13,12 @@
 //!   before their extensions, the name equal to the consumed bytes (if any)
 //!   is `ENTITIES[lo]`; the last one seen is the longest match. The walk stops
 //!   after at most [`MAX_NAME_LEN`]` + 1` bytes whatever the input's length.
+//!   Two shortcuts come first: a name of at most 8 bytes that ends in `;`
+//!   (nearly every reference real pages use) is found by one probe of a
+//!   hash table keyed by those bytes ([`SHORT_NAMES`]), and input whose
+//!   first two bytes start no name is no match ([`FIRST_TWO_BYTES`]), as
+//!   after the `&` of most query strings. Both tables are built at compile
+//!   time from [`ENTITIES`].
 //! - [`numeric_replacement`] is the *numeric character reference end state*:
 //!   the parse error and the replacement for a code point (the C1 remapping
 //!   table included).
@@ -61,10 +67,15 @@ pub(crate) fn match_named(input: &[u8], at_eof: bool) -> NamedMatch {
     if !could_start_name(first) {
         return NamedMatch::NotFound;
     }
-    match match_common(input) {
-        Some(found) => found,
-        None => match_in_table(input, first, at_eof),
+    if let Some(found) = match_short(input) {
+        return found;
     }
+    if let [a, b, ..] = *input
+        && !starts_some_name(a, b)
+    {
+        return NamedMatch::NotFound;
+    }
+    match_in_table(input, first, at_eof)
 }
 
 /// [`match_named`]'s walk of the whole table, from a first byte that can
@@ -115,22 +126,122 @@ fn match_in_table(input: &[u8], first: u8, at_eof: bool) -> NamedMatch {
     }
 }
 
-/// A reference real pages use most (`&quot;` in attribute values and
-/// `&amp;` in URLs above all, then `&nbsp;`, `&gt;`, `&lt;`) at the input's
-/// start. Each ends in `;` and no name extends a name that ends in `;`, so
-/// it is the longest match, and the table walk (a few hundred instructions)
-/// is skipped. One switch on the first byte, then one fixed-length compare.
+/// A name that ends in `;` and has at most 8 bytes, `;` included, at the
+/// input's start (with 8 bytes of input to read): `&amp;`, `&quot;`,
+/// `&nbsp;`, `&raquo;`, `&hellip;` and 1,614 more, nearly every named
+/// reference real pages use. No name extends a name that ends in `;`, so
+/// it is the longest match, and the table walk is skipped. The input's
+/// first 8 bytes up to its first `;` are the name's key ([`short_key`]);
+/// one probe of [`SHORT_NAMES`] usually finds it. `None` when there is no
+/// `;` in the 8 bytes or the key is not a name (the walk decides then).
 #[inline]
-fn match_common(input: &[u8]) -> Option<NamedMatch> {
-    let found = |len, chars| Some(NamedMatch::Found { len, chars });
-    match input.first()? {
-        b'q' if input.starts_with(b"quot;") => found(5, "\""),
-        b'a' if input.starts_with(b"amp;") => found(4, "&"),
-        b'n' if input.starts_with(b"nbsp;") => found(5, "\u{A0}"),
-        b'g' if input.starts_with(b"gt;") => found(3, ">"),
-        b'l' if input.starts_with(b"lt;") => found(3, "<"),
-        _ => None,
+fn match_short(input: &[u8]) -> Option<NamedMatch> {
+    let word = u64::from_le_bytes(*input.first_chunk::<8>()?);
+    // The lowest byte equal to ';' (the bytes above it may be flagged
+    // wrongly: a borrow only runs upward from the first zero byte).
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let x = word ^ (ONES * u64::from(b';'));
+    let semicolons = x.wrapping_sub(ONES) & !x & HIGHS;
+    if semicolons == 0 {
+        return None;
     }
+    let len = semicolons.trailing_zeros() as usize / 8 + 1;
+    let key = short_key(word, len);
+    let mut slot = short_slot(key);
+    loop {
+        match SHORT_NAMES.keys[slot] {
+            k if k == key => {
+                let chars = ENTITIES[usize::from(SHORT_NAMES.entries[slot])].1;
+                return Some(NamedMatch::Found { len, chars });
+            }
+            0 => return None,
+            _ => slot = (slot + 1) % SHORT_SLOTS,
+        }
+    }
+}
+
+/// The key of a name of `len` (1 to 8) bytes whose bytes are the low bytes
+/// of `word` (little-endian): those bytes, the others zero. No name's key
+/// is 0.
+#[inline]
+const fn short_key(word: u64, len: usize) -> u64 {
+    if len >= 8 {
+        word
+    } else {
+        word & ((1u64 << (8 * len)) - 1)
+    }
+}
+
+/// The slots of [`SHORT_NAMES`]: a power of two, more than twice the 1,619
+/// names it holds, so that probes stay short (the unit tests bound them).
+const SHORT_SLOTS: usize = 4096;
+
+/// Where a key's probe starts: the top bits of a multiplicative hash.
+#[inline]
+const fn short_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SHORT_SLOTS.trailing_zeros())) as usize
+}
+
+/// An open-addressed table (linear probing) of every name that ends in
+/// `;` and has at most 8 bytes: each slot's key (0: empty) and the name's
+/// index in [`ENTITIES`]. Built at compile time from [`ENTITIES`].
+struct ShortNames {
+    keys: [u64; SHORT_SLOTS],
+    entries: [u16; SHORT_SLOTS],
+}
+
+static SHORT_NAMES: ShortNames = {
+    let mut table = ShortNames {
+        keys: [0; SHORT_SLOTS],
+        entries: [0; SHORT_SLOTS],
+    };
+    let mut i = 0;
+    while i < ENTITIES.len() {
+        let name = ENTITIES[i].0;
+        if name.len() <= 8 && name[name.len() - 1] == b';' {
+            let mut bytes = [0u8; 8];
+            let mut j = 0;
+            while j < name.len() {
+                bytes[j] = name[j];
+                j += 1;
+            }
+            let key = u64::from_le_bytes(bytes);
+            let mut slot = short_slot(key);
+            while table.keys[slot] != 0 {
+                slot = (slot + 1) % SHORT_SLOTS;
+            }
+            table.keys[slot] = key;
+            table.entries[slot] = i as u16;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Whether some name starts with the two ASCII bytes `a`, `b`: bit
+/// `a * 128 + b` (every name has at least two bytes, so input whose first
+/// two bytes start no name matches nothing, as after `&` in `?a=1&t=2`).
+static FIRST_TWO_BYTES: [u64; 256] = {
+    let mut bits = [0u64; 256];
+    let mut i = 0;
+    while i < ENTITIES.len() {
+        let name = ENTITIES[i].0;
+        let pair = name[0] as usize * 128 + name[1] as usize;
+        bits[pair / 64] |= 1 << (pair % 64);
+        i += 1;
+    }
+    bits
+};
+
+/// Whether some name starts with `a`, `b` (any bytes).
+#[inline]
+fn starts_some_name(a: u8, b: u8) -> bool {
+    if a >= 0x80 || b >= 0x80 {
+        return false;
+    }
+    let pair = usize::from(a) * 128 + usize::from(b);
+    FIRST_TWO_BYTES[pair / 64] & (1 << (pair % 64)) != 0
 }
 
 /// `FIRST_BYTE[b]..FIRST_BYTE[b + 1]` is the range of [`ENTITIES`] whose
@@ -200,6 +311,17 @@ const C1_REPLACEMENTS: [char; 32] = [
 ///
 /// The caller saturates: any number above 0x10FFFF may be passed as 0x110000.
 pub(crate) fn numeric_replacement(code: u32) -> (char, Option<NumericError>) {
+    // The commonest codes first (`&#39;`, `&#x27;`, `&#8217;`): printable
+    // ASCII, and U+00A0 up to the surrogates (below the noncharacters
+    // too), which are themselves with no error.
+    if matches!(code, 0x20..=0x7E | 0xA0..=0xD7FF) {
+        return (scalar(code), None);
+    }
+    numeric_end_state(code)
+}
+
+/// [`numeric_replacement`] by the standard's steps, for any code.
+fn numeric_end_state(code: u32) -> (char, Option<NumericError>) {
     const REPLACEMENT: char = '\u{FFFD}';
     match code {
         0 => (REPLACEMENT, Some(NumericError::Null)),
@@ -250,24 +372,34 @@ mod tests {
             .map_or(NamedMatch::NotFound, |&(n, c)| found(n.len(), c))
     }
 
-    /// `match_common` answers exactly for `&quot; &amp; &nbsp; &gt; &lt;`,
-    /// and where it answers, it answers as the table walk does, whatever
-    /// follows the name.
+    /// `match_short` answers for every name that ends in `;` and has at
+    /// most 8 bytes, when 8 bytes of input follow the `&`; wherever it
+    /// answers, it answers as the table walk does, whatever follows.
     #[test]
-    fn common_references_are_the_table_walks_longest_matches() {
-        let mut answered = Vec::new();
+    fn short_names_are_the_table_walks_longest_matches() {
+        let mut answered = 0;
         for (name, _) in ENTITIES {
-            for tail in [&b""[..], b"x", b";", b"amp;", b"\xC3\xA9"] {
+            let short = name.len() <= 8 && name.ends_with(b";");
+            for tail in [
+                &b""[..],
+                b"xxxxxxxx",
+                b";;;;;;;;",
+                b"amp;amp;",
+                b"\xC3\xA9\xC3\xA9;;;;",
+            ] {
                 let input = [name, tail].concat();
-                let Some(common) = match_common(&input) else {
+                let Some(quick) = match_short(&input) else {
+                    assert!(
+                        !short || input.len() < 8,
+                        "{:?}",
+                        String::from_utf8_lossy(&input)
+                    );
                     continue;
                 };
-                if tail.is_empty() {
-                    answered.push(String::from_utf8_lossy(name).into_owned());
-                }
+                answered += usize::from(tail.is_empty());
                 for at_eof in [false, true] {
                     assert_eq!(
-                        common,
+                        quick,
                         match_in_table(&input, input[0], at_eof),
                         "{:?}",
                         String::from_utf8_lossy(&input)
@@ -275,8 +407,73 @@ mod tests {
                 }
             }
         }
-        answered.sort();
-        assert_eq!(answered, ["amp;", "gt;", "lt;", "nbsp;", "quot;"]);
+        // Names of exactly 8 bytes need no tail.
+        let eight = ENTITIES
+            .iter()
+            .filter(|(n, _)| n.len() == 8 && n.ends_with(b";"))
+            .count();
+        assert_eq!(answered, eight);
+        // Keys that are not names, and no ';' in the first 8 bytes.
+        for input in [
+            &b"ampx;aaaa"[..],
+            b"xyz;aaaaa",
+            b"Amp;aaaaa",
+            b"amp=1&b=2",
+            b"ampampamp;",
+            b";aaaaaaaa",
+        ] {
+            assert_eq!(
+                match_short(input),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    /// The short-name table holds every such name once, and its probes are
+    /// short: at most this many slots for a name, and for a miss.
+    #[test]
+    fn short_name_table_probes_are_short() {
+        let names: Vec<&[u8]> = ENTITIES
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| n.len() <= 8 && n.ends_with(b";"))
+            .collect();
+        assert_eq!(names.len(), 1619);
+        let used = SHORT_NAMES.keys.iter().filter(|&&k| k != 0).count();
+        assert_eq!(used, names.len());
+        // The longest run of occupied slots bounds every probe, hit or miss.
+        let mut longest = 0;
+        let mut run = 0;
+        for &k in SHORT_NAMES.keys.iter().chain(SHORT_NAMES.keys.iter()) {
+            run = if k == 0 { 0 } else { run + 1 };
+            longest = longest.max(run);
+        }
+        assert!(longest <= 24, "longest probe {longest}");
+        for name in names {
+            let mut bytes = [0u8; 8];
+            bytes[..name.len()].copy_from_slice(name);
+            let key = short_key(u64::from_le_bytes(bytes), name.len());
+            let slot = (0..SHORT_SLOTS)
+                .map(|i| (short_slot(key) + i) % SHORT_SLOTS)
+                .find(|&s| SHORT_NAMES.keys[s] == key)
+                .unwrap();
+            assert_eq!(ENTITIES[usize::from(SHORT_NAMES.entries[slot])].0, name);
+        }
+    }
+
+    /// The two-byte filter: a pair starts some name exactly when a name
+    /// starts with it, for every pair of bytes.
+    #[test]
+    fn first_two_bytes_filter_is_exact() {
+        assert!(ENTITIES.iter().all(|(n, _)| n.len() >= 2));
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let want = ENTITIES.iter().any(|(n, _)| n[0] == a && n[1] == b);
+                assert_eq!(starts_some_name(a, b), want, "{a:#x} {b:#x}");
+            }
+        }
     }
 
     #[test]
@@ -384,7 +581,20 @@ mod tests {
 
     #[test]
     fn agrees_with_linear_scan() {
-        let suffixes: [&[u8]; 8] = [b"", b";", b"x", b"1", b"=", b";;", b"\xff", b"\xc3\xa9"];
+        let suffixes: [&[u8]; 11] = [
+            b"",
+            b";",
+            b"x",
+            b"1",
+            b"=",
+            b";;",
+            b"\xff",
+            b"\xc3\xa9",
+            // Enough bytes for the short-name table to be asked.
+            b";;;;;;;;",
+            b"xxxxxxxx",
+            b"=1&amp;b",
+        ];
         for (name, _) in ENTITIES {
             for cut in 0..=name.len() {
                 for suffix in suffixes {
@@ -473,6 +683,14 @@ mod tests {
     #[test]
     fn numeric_categories() {
         use NumericError::*;
+        // The quick ranges answer as the steps do, for every code.
+        for code in (0..=0x11_0001).chain([u32::MAX]) {
+            assert_eq!(
+                numeric_replacement(code),
+                numeric_end_state(code),
+                "{code:#x}"
+            );
+        }
         assert_eq!(numeric_replacement(0), ('\u{FFFD}', Some(Null)));
         assert_eq!(
             numeric_replacement(0x11_0000),
