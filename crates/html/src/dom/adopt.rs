@@ -64,6 +64,7 @@ impl Document {
             attrs,
             names,
             name_ids: _,
+            name_cache: _,
             text,
             doctypes,
             templates,

@@ -19,7 +19,10 @@
 //! does.) Serializing gives the same HTML either way.
 
 use super::text::TextStore;
-use super::{Attr, Data, DoctypeData, Document, Element, NONE, NameId, Node, NodeId, OTHER_NAMES};
+use super::{
+    Attr, Data, DoctypeData, Document, Element, NAME_CACHE_SLOTS, NONE, NameId, Node, NodeId,
+    OTHER_NAMES,
+};
 use crate::names::LocalName;
 use crate::namespace::{AttrNamespace, Namespace};
 use crate::token::{Name, TokenText};
@@ -75,6 +78,7 @@ impl Document {
             attrs: Vec::with_capacity(source.len() / 160),
             names: Vec::new(),
             name_ids: HashMap::default(),
+            name_cache: [0; NAME_CACHE_SLOTS],
             text: TextStore::new(source),
             doctypes: Vec::new(),
             templates: HashMap::new(),
@@ -231,6 +235,19 @@ impl Document {
     }
 
     fn intern_other(&mut self, s: &str) -> NameId {
+        // Most names a page repeats (`data-id`, `aria-label`, a custom
+        // element's) are found here, for a fraction of a hash map lookup.
+        let slot = name_cache_slot(s.as_bytes());
+        let cached = self.name_cache[slot];
+        if cached != 0 && *self.names[(cached - OTHER_NAMES) as usize] == *s {
+            return NameId(cached);
+        }
+        let id = self.intern_other_in_map(s);
+        self.name_cache[slot] = id.0;
+        id
+    }
+
+    fn intern_other_in_map(&mut self, s: &str) -> NameId {
         if self.name_ids.len() < self.names.len() {
             // A parsed document drops its lookup table; rebuild it.
             self.name_ids = (self.names.iter().zip(OTHER_NAMES..))
@@ -343,6 +360,22 @@ fn name_of(name: &str) -> Name<'_> {
     }
 }
 
+/// The slot of [`Document`]'s name cache for a name: a multiplicative
+/// hash of its length and up to 16 of its bytes (the first and last 8, or
+/// the first and last 4, or each of up to 3).
+pub(super) fn name_cache_slot(s: &[u8]) -> usize {
+    let n = s.len();
+    let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    let half = |i: usize| u64::from(u32::from_le_bytes(s[i..i + 4].try_into().expect("4 bytes")));
+    let bits = match n {
+        8.. => word(0) ^ word(n - 8).rotate_left(29),
+        4..=7 => half(0) | half(n - 4) << 32,
+        _ => s.iter().fold(0, |h, &b| h << 8 | u64::from(b)),
+    };
+    let h = (bits ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - NAME_CACHE_SLOTS.trailing_zeros())) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,6 +451,36 @@ mod tests {
         assert_eq!(doc.names.len(), 1);
         doc.append_child(NodeId(0), again);
         assert_eq!(html(&doc), "<x-a></x-a><x-a></x-a>");
+    }
+
+    /// Names of every length, many sharing cache slots: each is interned
+    /// once, and every later lookup (cached or not) finds its own id.
+    #[test]
+    fn the_name_cache_never_mixes_names_up() {
+        let mut doc = Document::new();
+        // Lengths 1 to 41, six names of each length differing only in the
+        // last byte, and each name listed twice.
+        let names: Vec<String> = (0..40)
+            .flat_map(|len| (0..6).map(move |k| format!("{}{k}", "a".repeat(len))))
+            .flat_map(|name| [name.clone(), name])
+            .collect();
+        let mut ids = Vec::new();
+        for name in &names {
+            ids.push(doc.intern_other(name));
+        }
+        for _ in 0..3 {
+            for (name, &id) in names.iter().zip(&ids) {
+                assert_eq!(doc.intern_other(name), id, "{name}");
+                assert_eq!(doc.name_str(id), name);
+            }
+        }
+        let distinct: std::collections::HashSet<_> = names.iter().collect();
+        assert_eq!(doc.names.len(), distinct.len());
+        // Every length takes its own branch of the slot hash, in range.
+        for len in 0..40 {
+            let s = vec![b'a'; len];
+            assert!(name_cache_slot(&s) < NAME_CACHE_SLOTS);
+        }
     }
 
     #[test]

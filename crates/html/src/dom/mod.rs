@@ -71,6 +71,9 @@ pub(crate) struct NameId(u32);
 /// Where interned names (not [`LocalName`]s) start.
 const OTHER_NAMES: u32 = 1 << 16;
 
+/// Slots of [`Document`]'s cache of recently interned names.
+const NAME_CACHE_SLOTS: usize = 64;
+
 impl NameId {
     #[inline]
     fn known(name: LocalName) -> NameId {
@@ -137,6 +140,10 @@ pub struct Document {
     /// `names` → their ids, while building (empty in a finished parse;
     /// an edit rebuilds it).
     name_ids: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
+    /// The ids of recently interned names, by a cheap hash of their bytes
+    /// ([`edit::name_cache_slot`]); 0 is empty. Checked against `names`
+    /// before use, so any slot may hold any name.
+    name_cache: [u32; NAME_CACHE_SLOTS],
     text: TextStore,
     doctypes: Vec<DoctypeData>,
     /// Template element → its contents fragment.
