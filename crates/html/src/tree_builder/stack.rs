@@ -201,25 +201,44 @@ impl<S: TreeSink> TreeBuilder<S> {
         }
     }
 
-    /// *Reconstruct the active formatting elements*.
+    /// *Reconstruct the active formatting elements*. Steps 1-2 are inline:
+    /// they end the algorithm for nearly every token it runs for (an empty
+    /// list, or a marker or open element last), and the whole algorithm out
+    /// of line cost more in saving and restoring registers than in work
+    /// (`callgrind-tree.sh`: 17.90 → 17.73 Ir/byte with the rest out of
+    /// line).
+    #[inline]
     pub(crate) fn reconstruct_formatting(&mut self) {
         // Step 1-2: nothing to do if the list is empty, or its last entry
         // is a marker or an open element.
         let Some(&last) = self.state.formatting.last() else {
             return;
         };
-        let is_open = |this: &Self, entry: Formatting<S::Handle>| match entry {
-            Formatting::Marker => true,
-            Formatting::Element(e) => this.is_open(&e),
-            // Rewinding passes over holes.
-            Formatting::Hole => false,
-        };
-        if is_open(self, last) {
+        if self.formatting_entry_is_open(last) {
             return;
         }
+        self.reconstruct_formatting_after_step_2();
+    }
+
+    /// Whether a formatting list entry ends the rewinding: a marker or an
+    /// element still open.
+    #[inline]
+    fn formatting_entry_is_open(&self, entry: Formatting<S::Handle>) -> bool {
+        match entry {
+            Formatting::Marker => true,
+            Formatting::Element(e) => self.is_open(&e),
+            // Rewinding passes over holes.
+            Formatting::Hole => false,
+        }
+    }
+
+    /// [`TreeBuilder::reconstruct_formatting`] from step 3, when the last
+    /// entry is an element that is not open.
+    #[inline(never)]
+    fn reconstruct_formatting_after_step_2(&mut self) {
         // Rewind: back to the entry after the last marker or open element.
         let mut i = self.state.formatting.len() - 1;
-        while i > 0 && !is_open(self, self.state.formatting[i - 1]) {
+        while i > 0 && !self.formatting_entry_is_open(self.state.formatting[i - 1]) {
             i -= 1;
         }
         // Advance and create: each remaining entry gets a new element.
