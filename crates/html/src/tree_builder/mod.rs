@@ -322,16 +322,26 @@ impl<S: TreeSink> TreeBuilder<S> {
         }
     }
 
-    /// The key of a tag name on the stack of open elements.
+    /// The key of a tag name on the stack of open elements (an interned
+    /// name's inline; any other name's out of line).
+    #[inline]
     pub(crate) fn key(&mut self, name: Name<'_>) -> Key {
         match name {
             Name::Known(n) => Key::known(n),
-            Name::Other(s) => {
-                let next = self.names.len() as u32;
-                let id = *self.names.entry(s.into()).or_insert(next);
-                Key::other(id)
-            }
+            Name::Other(s) => self.other_key(s),
         }
+    }
+
+    /// [`TreeBuilder::key`] of a name that is not interned: its id in
+    /// `names`, added the first time (the name is copied only then).
+    #[inline(never)]
+    fn other_key(&mut self, s: &str) -> Key {
+        if let Some(&id) = self.names.get(s) {
+            return Key::other(id);
+        }
+        let id = self.names.len() as u32;
+        self.names.insert(s.into(), id);
+        Key::other(id)
     }
 
     /// The name a key stands for (`None` for a hole's).
