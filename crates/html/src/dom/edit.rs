@@ -458,7 +458,7 @@ mod tests {
     #[test]
     fn the_name_cache_never_mixes_names_up() {
         let mut doc = Document::new();
-        // Lengths 1 to 41, six names of each length differing only in the
+        // Lengths 1 to 40, six names of each length differing only in the
         // last byte, and each name listed twice.
         let names: Vec<String> = (0..40)
             .flat_map(|len| (0..6).map(move |k| format!("{}{k}", "a".repeat(len))))
