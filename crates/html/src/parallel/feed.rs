@@ -135,12 +135,12 @@ impl<'p> Feed<'p> {
     fn at(&mut self, pos: usize) -> bool {
         loop {
             if let Some(block) = &self.block {
-                let entries = &block.entries;
-                while self.next < entries.len() && entries[self.next].before < pos {
+                let entries = block.entries.len();
+                while self.next < entries && block.before(self.next) < pos {
                     self.next += 1;
                 }
-                if let Some(e) = entries.get(self.next) {
-                    return e.before == pos;
+                if self.next < entries {
+                    return block.before(self.next) == pos;
                 }
             }
             let Some(stream) = self.streams.get(self.stream) else {
@@ -230,18 +230,19 @@ impl<'p> Feed<'p> {
         let first = self.next;
         let mut outcome = Replayed::Passed;
         let mut i = first;
+        // Each entry begins where the one before it ended.
+        if block.before(i) != from {
+            return outcome;
+        }
         while let Some(entry) = block.entries.get(i) {
-            if entry.before != core.pos {
-                break;
-            }
             if !entry
                 .state
-                .agrees_with(core, input.as_bytes(), entry.before, entry.after)
+                .agrees_with(core, input.as_bytes(), core.pos, entry.after)
             {
                 outcome = Replayed::Mispredicted;
                 break;
             }
-            process_token(builder, block.token(i, input), input, 0);
+            block.process(i, builder, input);
             core.skip_to(entry.after, entry.scanned_mode);
             i += 1;
             if after_token(builder, core) {

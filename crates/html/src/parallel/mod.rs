@@ -587,7 +587,6 @@ fn tokenize_chunk(
         core.pos = from;
         let mut sim = Simulator::new(scripting);
         let mut block = fresh();
-        let mut block_from = from;
         let mut block_bytes = record::FIRST_BLOCK_BYTES;
         let mut steps = 0usize;
         while core.pos < to {
@@ -596,14 +595,12 @@ fn tokenize_chunk(
             let switch = match core.step_driven(input, true) {
                 Step::Token(token) => {
                     let switch = simulate(&mut sim, &token);
-                    block.push(input, &token, (before, before), state, TextMode::Data);
+                    block.push(input, &token, before, state);
                     switch
                 }
                 Step::End | Step::NeedMore => break,
             };
-            let last = block.entries.last_mut().expect("just pushed");
-            last.after = core.pos;
-            last.scanned_mode = core.boundary_mode();
+            block.end_step(core.pos, core.boundary_mode());
             if let Some((mode, tag)) = switch {
                 core.switch_text_mode(mode, tag);
             }
@@ -623,11 +620,10 @@ fn tokenize_chunk(
                     continue 'speculate;
                 }
             }
-            if block.is_full(block_from, block_bytes) {
+            if block.is_full(block_bytes) {
                 if tx.send(std::mem::replace(&mut block, fresh())).is_err() {
                     return;
                 }
-                block_from = core.pos;
                 block_bytes = record::BLOCK_BYTES;
             }
         }

@@ -12,8 +12,9 @@
 //! to move the true tokenizer past it.
 
 use crate::names::LocalName;
-use crate::token::{AttrRepr, Attrs, Doctype, Name, Span, Tag, Token};
+use crate::token::{AttrRepr, Attrs, Doctype, Name, Span, Tag, Token, TokenText};
 use crate::tokenizer::{Boundary, TextMode};
+use crate::tree_builder::{TreeBuilder, TreeSink, process_text, process_token};
 
 /// A worker hands its tokens over in blocks of about this many input bytes
 /// (or [`BLOCK_TOKENS`] tokens): large enough that the channel is touched
@@ -29,9 +30,8 @@ pub(crate) const FIRST_BLOCK_BYTES: usize = 4 << 10;
 pub(crate) const BLOCK_TOKENS: usize = 1024;
 
 /// One step of a worker's tokenizer: its token and the step around it.
+/// (Where it began is where the step before it ended: [`Block::before`].)
 pub(crate) struct Entry {
-    /// Where the step began (a token boundary).
-    pub(crate) before: usize,
     /// Where it ended (the next boundary).
     pub(crate) after: usize,
     /// The state the step began in.
@@ -70,9 +70,12 @@ struct OwnedDoctype {
     force_quirks: bool,
 }
 
-/// A run of recorded steps, in input order.
+/// A run of recorded steps, in input order, each beginning where the one
+/// before it ended.
 #[derive(Default)]
 pub(crate) struct Block {
+    /// Where the first step began.
+    start: usize,
     pub(crate) entries: Vec<Entry>,
     attrs: Vec<AttrRepr>,
     arena: String,
@@ -84,6 +87,7 @@ impl Block {
     /// so that filling it never copies what it holds.
     pub(crate) fn with_capacity() -> Block {
         Block {
+            start: 0,
             entries: Vec::with_capacity(BLOCK_TOKENS),
             attrs: Vec::with_capacity(BLOCK_TOKENS),
             arena: String::new(),
@@ -99,25 +103,38 @@ impl Block {
         self.doctypes.clear();
     }
 
-    /// Whether the block, whose first step began at `from`, holds `bytes`
-    /// of input or [`BLOCK_TOKENS`] tokens (send it on).
-    pub(crate) fn is_full(&self, from: usize, bytes: usize) -> bool {
+    /// Where entry `i`'s step began (`i` at most the number of entries:
+    /// where the next step begins).
+    #[inline]
+    pub(crate) fn before(&self, i: usize) -> usize {
+        match i.checked_sub(1) {
+            Some(previous) => self.entries[previous].after,
+            None => self.start,
+        }
+    }
+
+    /// Whether the block holds `bytes` of input or [`BLOCK_TOKENS`]
+    /// tokens (send it on).
+    pub(crate) fn is_full(&self, bytes: usize) -> bool {
         self.entries.len() >= BLOCK_TOKENS
-            || self.entries.last().is_some_and(|e| e.after - from >= bytes)
+            || self
+                .entries
+                .last()
+                .is_some_and(|e| e.after - self.start >= bytes)
     }
 
     /// Records a step of a worker's tokenizer over `input`: `token` (whose
-    /// scratch texts are copied), from a step that ran from `before` to
-    /// `after` in `state`, leaving `scanned_mode`. (A parallel parse
-    /// reports no errors: a step's are not recorded.)
-    pub(crate) fn push(
-        &mut self,
-        input: &str,
-        token: &Token<'_>,
-        (before, after): (usize, usize),
-        state: Boundary,
-        scanned_mode: TextMode,
-    ) {
+    /// scratch texts are copied), from a step that began at `before` —
+    /// where the block's last step ended, if it has one — in `state`. The
+    /// caller then sets where the step ended and the text mode its scan
+    /// left ([`Block::end_step`]): the token borrows the tokenizer until
+    /// this returns. (A parallel parse reports no errors: a step's are
+    /// not recorded.)
+    pub(crate) fn push(&mut self, input: &str, token: &Token<'_>, before: usize, state: Boundary) {
+        debug_assert!(self.entries.last().is_none_or(|e| e.after == before));
+        if self.entries.is_empty() {
+            self.start = before;
+        }
         let token = match token {
             Token::Text(t) => Recorded::Text(self.keep(input, t)),
             Token::Comment(t) => Recorded::Comment(self.keep(input, t)),
@@ -134,12 +151,20 @@ impl Block {
             Token::EndTag(t) => self.tag(input, t, true),
         };
         self.entries.push(Entry {
-            before,
-            after,
+            after: before,
             state,
-            scanned_mode,
+            scanned_mode: TextMode::Data,
             token,
         });
+    }
+
+    /// Ends the step [`Block::push`] recorded last: it ended at `after`,
+    /// its scan leaving `scanned_mode`.
+    #[inline]
+    pub(crate) fn end_step(&mut self, after: usize, scanned_mode: TextMode) {
+        let last = self.entries.last_mut().expect("a step was recorded");
+        last.after = after;
+        last.scanned_mode = scanned_mode;
     }
 
     fn tag(&mut self, input: &str, t: &Tag<'_>, end: bool) -> Recorded {
@@ -195,6 +220,29 @@ impl Block {
             start,
             end: self.arena.len(),
             in_scratch: true,
+        }
+    }
+
+    /// Hands entry `i`'s token to `builder`, as [`process_token`] does a
+    /// tokenizer's; a text's place is the span recorded, not searched for.
+    #[inline]
+    pub(crate) fn process<S: TreeSink>(&self, i: usize, builder: &mut TreeBuilder<S>, input: &str) {
+        let text = |s: Span| {
+            if s.in_scratch {
+                TokenText::Scratch(&self.arena[s.start..s.end])
+            } else {
+                TokenText::Input {
+                    start: s.start,
+                    text: &input[s.start..s.end],
+                }
+            }
+        };
+        match &self.entries[i].token {
+            Recorded::Text(s) => process_text(builder, text(*s), false),
+            Recorded::Comment(s) => process_text(builder, text(*s), true),
+            Recorded::Doctype(_) | Recorded::Tag { .. } => {
+                process_token(builder, self.token(i, input), input, 0);
+            }
         }
     }
 

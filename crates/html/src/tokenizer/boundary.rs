@@ -16,16 +16,21 @@
 //! input from the boundary on.
 
 use super::{Core, LastTag, TextMode};
+use crate::names::LocalName;
 use memchr::memmem;
 
 /// The tokenizer's state at a token boundary, as far as the next step
-/// reads it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// reads it. Small and `Copy`: a speculating worker records one per token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Boundary {
     /// The text mode the step starts in.
     pub(crate) mode: TextMode,
-    /// The last start tag; [`LastTag::None`] outside the modes that read it.
-    pub(crate) last_start_tag: LastTag,
+    /// The last start tag, in the modes that read it; `None` outside them,
+    /// and also for a name that is no [`LocalName`] — which the text modes
+    /// are never switched to by a tree builder, and which therefore agrees
+    /// with no true state (a disagreement only costs the calling thread a
+    /// step of its own tokenizer).
+    pub(crate) last_start_tag: Option<LocalName>,
     /// Whether a `<![CDATA[` is a CDATA section (in foreign content).
     pub(crate) cdata_allowed: bool,
 }
@@ -51,7 +56,11 @@ impl Boundary {
         if self.mode != core.mode {
             return false;
         }
-        if reads_last_start_tag(self.mode) && self.last_start_tag != core.last_start_tag {
+        if reads_last_start_tag(self.mode)
+            && !self
+                .last_start_tag
+                .is_some_and(|tag| matches!(core.last_start_tag, LastTag::Known(t) if t == tag))
+        {
             return false;
         }
         self.cdata_allowed == core.cdata_allowed
@@ -76,9 +85,12 @@ impl Core {
         Boundary {
             mode: self.mode,
             last_start_tag: if reads_last_start_tag(self.mode) {
-                self.last_start_tag.clone()
+                match self.last_start_tag {
+                    LastTag::Known(tag) => Some(tag),
+                    LastTag::None | LastTag::Other(_) => None,
+                }
             } else {
-                LastTag::None
+                None
             },
             cdata_allowed: match &self.simulator {
                 Some(sim) => sim.in_foreign_content(),

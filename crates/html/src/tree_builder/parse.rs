@@ -362,6 +362,23 @@ pub(crate) fn process_token<S: TreeSink>(
     builder.process(tok);
 }
 
+/// Hands the tree builder a text (`comment`: a comment's data) whose place
+/// is known: [`process_token`] without the search for where it lies (a
+/// worker's recorded token keeps its text as a span, `parallel/record.rs`).
+#[inline]
+pub(crate) fn process_text<S: TreeSink>(
+    builder: &mut TreeBuilder<S>,
+    text: TokenText<'_>,
+    comment: bool,
+) {
+    builder.control.switch_to = None;
+    builder.process(if comment {
+        Tok::Comment(text)
+    } else {
+        Tok::Text(text)
+    });
+}
+
 /// Hands the end of the input (at `offset`) to the tree builder.
 pub(crate) fn process_eof<S: TreeSink>(builder: &mut TreeBuilder<S>, offset: usize) {
     let errors = builder.error_count();
