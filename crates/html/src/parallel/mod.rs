@@ -140,7 +140,7 @@ use spinneret_encoding::{Determination, Sniffer, decode_with};
 use crate::dom::{Document, DomSink};
 use crate::names::LocalName;
 use crate::simulator::Simulator;
-use crate::tokenizer::{Core, Step, TextMode, TokenizerOptions};
+use crate::tokenizer::{Built, Core, TextMode, TokenizerOptions};
 use crate::tree_builder::{ParseOptions, TreeBuilder, finish, parse_watching, tokenizer_options};
 pub use feed::SpeculationStats;
 use feed::{Feed, Stream, drive_speculative};
@@ -592,14 +592,16 @@ fn tokenize_chunk(
         while core.pos < to {
             let before = core.pos;
             let state = core.boundary();
-            let switch = match core.step_driven(input, true) {
-                Step::Token(token) => {
-                    let switch = simulate(&mut sim, &token);
-                    block.push(input, &token, before, state);
-                    switch
-                }
-                Step::End | Step::NeedMore => break,
+            let Some(built) = core.step_built(input) else {
+                break;
             };
+            let switch = match built {
+                Built::Tag { end, known, .. } if sim.acts_on(end, known) => {
+                    simulate(&mut sim, &core.view(built, input))
+                }
+                _ => None,
+            };
+            block.push_built(input, &core, built, before, state);
             block.end_step(core.pos, core.boundary_mode());
             if let Some((mode, tag)) = switch {
                 core.switch_text_mode(mode, tag);

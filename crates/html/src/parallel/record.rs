@@ -13,8 +13,8 @@
 
 use crate::names::LocalName;
 use crate::token::{AttrRepr, Attrs, Doctype, Name, Span, Tag, Token, TokenText};
-use crate::tokenizer::{Boundary, TextMode};
-use crate::tree_builder::{TreeBuilder, TreeSink, process_text, process_token};
+use crate::tokenizer::{Boundary, Built, Core, TextMode};
+use crate::tree_builder::{TreeBuilder, TreeSink, process_tag, process_text, process_token};
 
 /// A worker hands its tokens over in blocks of about this many input bytes
 /// (or [`BLOCK_TOKENS`] tokens): large enough that the channel is touched
@@ -123,6 +123,44 @@ impl Block {
                 .is_some_and(|e| e.after - self.start >= bytes)
     }
 
+    /// Records a step of a worker's tokenizer `core` over `input`: the
+    /// token it built (whose scratch texts are copied), as [`Block::push`]
+    /// does the token it lends — but reading where the texts lie from the
+    /// token as built, instead of from where the lent texts point.
+    pub(crate) fn push_built(
+        &mut self,
+        input: &str,
+        core: &Core,
+        built: Built,
+        before: usize,
+        state: Boundary,
+    ) {
+        let (scratch, reprs) = core.recorded();
+        let token = match built {
+            Built::Text(text) => Recorded::Text(self.rebase(text.span(), scratch)),
+            Built::Comment(text) => Recorded::Comment(self.rebase(text.span(), scratch)),
+            Built::Doctype => return self.push(input, &core.view(built, input), before, state),
+            Built::Tag {
+                end,
+                known,
+                name,
+                self_closing,
+            } => {
+                let name = match known {
+                    Some(n) => RecordedName::Known(n),
+                    None => RecordedName::Other(self.rebase(name.span(), scratch)),
+                };
+                Recorded::Tag {
+                    end,
+                    name,
+                    attrs: self.attrs(reprs, scratch),
+                    self_closing,
+                }
+            }
+        };
+        self.push_entry(before, state, token);
+    }
+
     /// Records a step of a worker's tokenizer over `input`: `token` (whose
     /// scratch texts are copied), from a step that began at `before` —
     /// where the block's last step ended, if it has one — in `state`. The
@@ -131,10 +169,6 @@ impl Block {
     /// this returns. (A parallel parse reports no errors: a step's are
     /// not recorded.)
     pub(crate) fn push(&mut self, input: &str, token: &Token<'_>, before: usize, state: Boundary) {
-        debug_assert!(self.entries.last().is_none_or(|e| e.after == before));
-        if self.entries.is_empty() {
-            self.start = before;
-        }
         let token = match token {
             Token::Text(t) => Recorded::Text(self.keep(input, t)),
             Token::Comment(t) => Recorded::Comment(self.keep(input, t)),
@@ -150,6 +184,14 @@ impl Block {
             Token::StartTag(t) => self.tag(input, t, false),
             Token::EndTag(t) => self.tag(input, t, true),
         };
+        self.push_entry(before, state, token);
+    }
+
+    fn push_entry(&mut self, before: usize, state: Boundary, token: Recorded) {
+        debug_assert!(self.entries.last().is_none_or(|e| e.after == before));
+        if self.entries.is_empty() {
+            self.start = before;
+        }
         self.entries.push(Entry {
             after: before,
             state,
@@ -172,22 +214,28 @@ impl Block {
             Name::Known(n) => RecordedName::Known(n),
             Name::Other(s) => RecordedName::Other(self.keep(input, s)),
         };
+        Recorded::Tag {
+            end,
+            name,
+            attrs: self.attrs(t.attrs.reprs, t.attrs.scratch),
+            self_closing: t.self_closing,
+        }
+    }
+
+    /// Keeps a tag's attributes, whose texts lie in the input or in
+    /// `scratch`; their range in [`Block::attrs`].
+    fn attrs(&mut self, reprs: &[AttrRepr], scratch: &str) -> (u32, u32) {
         let from = self.attrs.len() as u32;
-        for a in t.attrs.reprs {
-            let name = self.rebase(a.name, t.attrs.scratch);
-            let value = self.rebase(a.value, t.attrs.scratch);
+        for a in reprs {
+            let name = self.rebase(a.name, scratch);
+            let value = self.rebase(a.value, scratch);
             self.attrs.push(AttrRepr {
                 known: a.known,
                 name,
                 value,
             });
         }
-        Recorded::Tag {
-            end,
-            name,
-            attrs: (from, self.attrs.len() as u32),
-            self_closing: t.self_closing,
-        }
+        (from, self.attrs.len() as u32)
     }
 
     /// `s` as a span of `input` when it is one, else copied into the arena.
@@ -240,9 +288,27 @@ impl Block {
         match &self.entries[i].token {
             Recorded::Text(s) => process_text(builder, text(*s), false),
             Recorded::Comment(s) => process_text(builder, text(*s), true),
-            Recorded::Doctype(_) | Recorded::Tag { .. } => {
-                process_token(builder, self.token(i, input), input, 0);
+            Recorded::Tag {
+                end,
+                name,
+                attrs: (from, to),
+                self_closing,
+            } => {
+                let tag = Tag {
+                    name: match name {
+                        RecordedName::Known(n) => Name::Known(*n),
+                        RecordedName::Other(s) => Name::Other(s.get(input, &self.arena)),
+                    },
+                    attrs: Attrs {
+                        reprs: &self.attrs[*from as usize..*to as usize],
+                        input,
+                        scratch: &self.arena,
+                    },
+                    self_closing: *self_closing,
+                };
+                process_tag(builder, &tag, *end);
             }
+            Recorded::Doctype(_) => process_token(builder, self.token(i, input), input, 0),
         }
     }
 

@@ -63,7 +63,7 @@ mod tag;
 mod text;
 
 pub(crate) use boundary::Boundary;
-pub(crate) use step::{Core, Step};
+pub(crate) use step::{Built, Core, Step};
 
 use crate::error::ParseError;
 use crate::names::LocalName;

@@ -34,7 +34,8 @@ pub(crate) enum Step<'t> {
 }
 
 /// A token as built, before it is lent out.
-pub(super) enum Built {
+#[derive(Clone, Copy)]
+pub(crate) enum Built {
     Text(Acc),
     Comment(Acc),
     /// A doctype, whose texts are in [`Core::doctype`] (kept out of the
@@ -204,6 +205,27 @@ impl Core {
         Step::Token(self.view(built, input))
     }
 
+    /// [`Core::step_driven`] for a speculating worker that records its
+    /// tokens (`parallel/record.rs`): the token as the scan built it, its
+    /// texts spans of the input or of the scratch space ([`Core::recorded`]),
+    /// not yet the [`Token`] a tree builder takes ([`Core::view`]); `None`
+    /// at the end of the input (the whole of it).
+    #[inline(always)]
+    pub(crate) fn step_built(&mut self, input: &str) -> Option<Built> {
+        debug_assert!(self.driven);
+        match self.fast_scan::<false>(input, true) {
+            Some(built) => Some(built),
+            None => self.scan_states(input, true).ok(),
+        }
+    }
+
+    /// What a token built by [`Core::step_built`] refers to besides the
+    /// input: the scratch space and the tag's attributes.
+    #[inline]
+    pub(crate) fn recorded(&self) -> (&str, &[AttrRepr]) {
+        (&self.scratch, &self.attrs)
+    }
+
     /// Produces the next token from `input` (the buffer; `self.pos` is the
     /// current position in it); `None` at the end of the input, or when
     /// the token may go on past the buffer ([`Core::needs_more`]).
@@ -335,7 +357,7 @@ impl Core {
     }
 
     #[inline(always)]
-    fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
+    pub(crate) fn view<'t>(&'t self, built: Built, input: &'t str) -> Token<'t> {
         let scratch = self.scratch.as_str();
         let get = |a: Acc| a.get(input, scratch);
         match built {

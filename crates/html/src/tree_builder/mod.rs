@@ -65,7 +65,8 @@ pub use parse::{
     FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment, parse_with_sink,
 };
 pub(crate) use parse::{
-    Stopped, after_token, finish, process_eof, process_text, process_token, tokenizer_options,
+    Stopped, after_token, finish, process_eof, process_tag, process_text, process_token,
+    tokenizer_options,
 };
 pub use sink::{ElementName, TagAttrs, TreeAttr, TreeSink};
 pub use state::{BuilderState, InsertionMode};

@@ -379,6 +379,24 @@ pub(crate) fn process_text<S: TreeSink>(
     });
 }
 
+/// Hands the tree builder a tag (`end`: an end tag) whose attributes' texts
+/// are offsets in the whole input: [`process_token`] without a [`Token`]
+/// to take apart (a worker's recorded token, `parallel/record.rs`).
+#[inline]
+pub(crate) fn process_tag<S: TreeSink>(
+    builder: &mut TreeBuilder<S>,
+    tag: &crate::token::Tag<'_>,
+    end: bool,
+) {
+    builder.control.switch_to = None;
+    let source = AttrSource {
+        attrs: tag.attrs,
+        base: 0,
+    };
+    let tok = tag_tok(tag, &source);
+    builder.process(if end { Tok::End(tok) } else { Tok::Start(tok) });
+}
+
 /// Hands the end of the input (at `offset`) to the tree builder.
 pub(crate) fn process_eof<S: TreeSink>(builder: &mut TreeBuilder<S>, offset: usize) {
     let errors = builder.error_count();
