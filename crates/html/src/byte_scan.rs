@@ -50,6 +50,8 @@ const fn bytes(set: [u8; 4]) -> u32 {
 
 /// The data state: `<`, `&`, and CR (NUL is ordinary text there).
 pub(crate) type Data = Bytes<{ bytes([b'<', b'&', b'\r', b'<']) }>;
+/// NUL alone (the tree builder's search for NULs in text).
+pub(crate) type Nul = Bytes<{ bytes([0, 0, 0, 0]) }>;
 /// The RCDATA state.
 pub(crate) type Rcdata = Bytes<{ bytes([b'<', b'&', b'\r', 0]) }>;
 /// The RAWTEXT state.

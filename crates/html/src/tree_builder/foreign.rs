@@ -3,6 +3,7 @@
 //! names, MathML's `definitionURL`, and the namespaced foreign attributes
 //! (`xlink:href`, `xml:lang`, `xmlns:xlink`, …).
 
+use super::insert::find_nul;
 use super::{Flow, Tok, TreeBuilder, TreeErrorKind, TreeSink, is_space};
 use crate::names::LocalName as L;
 use crate::namespace::{AttrNamespace, Namespace};
@@ -196,7 +197,7 @@ impl<S: TreeSink> TreeBuilder<S> {
         match token {
             Tok::Text(t) => {
                 let s = t.as_str();
-                if memchr::memchr(0, s.as_bytes()).is_some() {
+                if find_nul(s).is_some() {
                     self.error(TreeErrorKind::UnexpectedNull);
                     let replaced = s.replace('\0', "\u{fffd}");
                     self.insert_text(TokenText::Scratch(&replaced));

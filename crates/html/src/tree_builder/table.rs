@@ -2,6 +2,7 @@
 //! table text, in caption, in column group, in table body, in row and in
 //! cell, and *reset the insertion mode appropriately*.
 
+use super::insert::find_nul;
 use super::state::ElemInfo;
 use super::tag_sets::Scope;
 use super::{Flow, InsertionMode, Tok, TreeBuilder, TreeErrorKind, TreeSink, is_space};
@@ -180,7 +181,7 @@ impl<S: TreeSink> TreeBuilder<S> {
     pub(crate) fn in_table_text<'t>(&mut self, token: Tok<'t>) -> Flow<'t> {
         if let Tok::Text(t) = token {
             let s = t.as_str();
-            if memchr::memchr(0, s.as_bytes()).is_some() {
+            if find_nul(s).is_some() {
                 self.error(TreeErrorKind::UnexpectedNull);
             }
             let mut offset = match t {
