@@ -177,6 +177,7 @@ impl<S: TreeSink> TreeBuilder<S> {
             self.sink.append(parent, open.node);
         }
         self.state.open.push(open);
+        self.after_token();
     }
 
     /// Inserts an HTML element with no attributes (for implied tags).

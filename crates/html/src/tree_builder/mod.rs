@@ -401,7 +401,23 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// content's), again for as long as they hand it back.
     #[inline(always)]
     fn dispatch_until_done(&mut self, token: Tok<'_>) {
-        let mut flow = self.dispatch(token);
+        // The first round: whether the adjusted current node is foreign is
+        // what the last token left in `control.foreign` (`after_token`;
+        // nothing else touches the stack between tokens), and when it is
+        // not, foreign content's rules never apply — one test instead of
+        // finding that node again. A round after the rules hand the token
+        // back finds it, as the stack may have changed.
+        debug_assert_eq!(
+            self.control.foreign,
+            self.adjusted_current_node()
+                .is_some_and(|e| e.ns != Namespace::Html)
+        );
+        let mut flow = if self.control.foreign {
+            self.dispatch(token)
+        } else {
+            let mode = self.state.mode;
+            self.step(mode, token)
+        };
         let mut rounds = 1u32;
         while let Flow::Again(token) = flow {
             // A token is reprocessed a few times at most (a mode switch or
@@ -431,7 +447,8 @@ impl<S: TreeSink> TreeBuilder<S> {
     }
 
     /// Sets [`TreeBuilder::control`]'s foreign flag from the state (after
-    /// each token, and once before the first).
+    /// each token, and after anything else that changes the stack of open
+    /// elements between tokens: the dispatcher reads it first).
     pub(crate) fn after_token(&mut self) {
         self.control.foreign = self
             .adjusted_current_node()
