@@ -78,10 +78,10 @@
 //! speedup is bounded by the tree builder's share of a parse (more than
 //! half of the instructions), so near 1.5× on two cores. By instructions
 //! (callgrind `--separate-threads`, 4.25 MB of corpus pages, 2026-11-27):
-//! the sequential parse is 46.8 M, of which the tree builder is 23.7 M;
-//! the calling thread here runs 29.9 M (the tree builder, its driver loop,
+//! the sequential parse is 45.3 M, of which the tree builder is 22.6 M;
+//! the calling thread here runs 28.7 M (the tree builder, its driver loop,
 //! the start it tokenizes itself, checking and replaying recorded steps,
-//! receiving blocks) and the worker 27.8 M, so 1.57×, and even with the
+//! receiving blocks) and the worker 27.8 M, so 1.59×, and even with the
 //! hand-over free this design would stop near 1.9×. The hand-over costs
 //! each side: a worker records about 60 instructions per token
 //! (`record.rs`: each step's token as its tokenizer built it, spans and
