@@ -1,15 +1,15 @@
-//! Tokens recorded by a speculating worker, and lent back to the tree
-//! builder as [`Token`]s when the speculation holds.
+//! Tokens recorded by a speculating worker, and handed to the tree builder
+//! when the speculation holds.
 //!
 //! A [`Block`] holds the tokens of a run of the input in a form that owns
 //! nothing of the worker's tokenizer: text that is a span of the input is
 //! kept as its byte range (the input outlives the parse), text the
 //! tokenizer built in its scratch space (decoded references, lower-cased
 //! names) is copied into the block's arena. Each [`Entry`] also records the
-//! step around its token: where the step began and ended, the tokenizer
-//! state it began in ([`Boundary`]) and the text mode its scan left — what
-//! the replaying driver needs to check the entry against the true state and
-//! to move the true tokenizer past it.
+//! step around its token: where the step ended (it began where the one
+//! before it ended), the tokenizer state it began in ([`Boundary`]) and the
+//! text mode its scan left — what the replaying driver needs to check the
+//! entry against the true state and to move the true tokenizer past it.
 
 use crate::names::LocalName;
 use crate::token::{AttrRepr, Attrs, Doctype, Name, Span, Tag, Token, TokenText};
@@ -124,9 +124,12 @@ impl Block {
     }
 
     /// Records a step of a worker's tokenizer `core` over `input`: the
-    /// token it built (whose scratch texts are copied), as [`Block::push`]
-    /// does the token it lends — but reading where the texts lie from the
-    /// token as built, instead of from where the lent texts point.
+    /// token it built ([`Core::step_built`]; its texts are spans of the
+    /// input, kept as such, or of the scratch space, copied), from a step
+    /// that began at `before` — where the block's last step ended, if it
+    /// has one — in `state`. The caller then sets where the step ended and
+    /// the text mode its scan left ([`Block::end_step`]). (A parallel
+    /// parse reports no errors: a step's are not recorded.)
     pub(crate) fn push_built(
         &mut self,
         input: &str,
@@ -139,7 +142,7 @@ impl Block {
         let token = match built {
             Built::Text(text) => Recorded::Text(self.rebase(text.span(), scratch)),
             Built::Comment(text) => Recorded::Comment(self.rebase(text.span(), scratch)),
-            Built::Doctype => return self.push(input, &core.view(built, input), before, state),
+            Built::Doctype => self.doctype(&core.view(built, input)),
             Built::Tag {
                 end,
                 known,
@@ -161,30 +164,22 @@ impl Block {
         self.push_entry(before, state, token);
     }
 
-    /// Records a step of a worker's tokenizer over `input`: `token` (whose
-    /// scratch texts are copied), from a step that began at `before` —
-    /// where the block's last step ended, if it has one — in `state`. The
-    /// caller then sets where the step ended and the text mode its scan
-    /// left ([`Block::end_step`]): the token borrows the tokenizer until
-    /// this returns. (A parallel parse reports no errors: a step's are
-    /// not recorded.)
-    pub(crate) fn push(&mut self, input: &str, token: &Token<'_>, before: usize, state: Boundary) {
-        let token = match token {
-            Token::Text(t) => Recorded::Text(self.keep(input, t)),
-            Token::Comment(t) => Recorded::Comment(self.keep(input, t)),
-            Token::Doctype(d) => {
-                self.doctypes.push(OwnedDoctype {
-                    name: d.name.map(str::to_owned),
-                    public_id: d.public_id.map(str::to_owned),
-                    system_id: d.system_id.map(str::to_owned),
-                    force_quirks: d.force_quirks,
-                });
-                Recorded::Doctype(self.doctypes.len() - 1)
-            }
-            Token::StartTag(t) => self.tag(input, t, false),
-            Token::EndTag(t) => self.tag(input, t, true),
+    /// Keeps a doctype `token` (rare: out of the worker's loop).
+    #[cold]
+    #[inline(never)]
+    fn doctype(&mut self, token: &Token<'_>) -> Recorded {
+        let d = match token {
+            Token::Doctype(d) => *d,
+            // `Core::view` lends a doctype for `Built::Doctype`.
+            _ => Doctype::default(),
         };
-        self.push_entry(before, state, token);
+        self.doctypes.push(OwnedDoctype {
+            name: d.name.map(str::to_owned),
+            public_id: d.public_id.map(str::to_owned),
+            system_id: d.system_id.map(str::to_owned),
+            force_quirks: d.force_quirks,
+        });
+        Recorded::Doctype(self.doctypes.len() - 1)
     }
 
     fn push_entry(&mut self, before: usize, state: Boundary, token: Recorded) {
@@ -200,26 +195,13 @@ impl Block {
         });
     }
 
-    /// Ends the step [`Block::push`] recorded last: it ended at `after`,
+    /// Ends the step [`Block::push_built`] recorded last: it ended at `after`,
     /// its scan leaving `scanned_mode`.
     #[inline]
     pub(crate) fn end_step(&mut self, after: usize, scanned_mode: TextMode) {
         let last = self.entries.last_mut().expect("a step was recorded");
         last.after = after;
         last.scanned_mode = scanned_mode;
-    }
-
-    fn tag(&mut self, input: &str, t: &Tag<'_>, end: bool) -> Recorded {
-        let name = match t.name {
-            Name::Known(n) => RecordedName::Known(n),
-            Name::Other(s) => RecordedName::Other(self.keep(input, s)),
-        };
-        Recorded::Tag {
-            end,
-            name,
-            attrs: self.attrs(t.attrs.reprs, t.attrs.scratch),
-            self_closing: t.self_closing,
-        }
     }
 
     /// Keeps a tag's attributes, whose texts lie in the input or in
@@ -236,19 +218,6 @@ impl Block {
             });
         }
         (from, self.attrs.len() as u32)
-    }
-
-    /// `s` as a span of `input` when it is one, else copied into the arena.
-    fn keep(&mut self, input: &str, s: &str) -> Span {
-        let offset = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-        if offset <= input.len() && s.len() <= input.len() - offset {
-            return Span {
-                start: offset,
-                end: offset + s.len(),
-                in_scratch: false,
-            };
-        }
-        self.copy(s)
     }
 
     /// A span of the tokenizer's scratch space, copied into the arena; a
@@ -272,7 +241,7 @@ impl Block {
     }
 
     /// Hands entry `i`'s token to `builder`, as [`process_token`] does a
-    /// tokenizer's; a text's place is the span recorded, not searched for.
+    /// token its tokenizer lends; a text's place is the span recorded.
     #[inline]
     pub(crate) fn process<S: TreeSink>(&self, i: usize, builder: &mut TreeBuilder<S>, input: &str) {
         let text = |s: Span| {
@@ -308,49 +277,21 @@ impl Block {
                 };
                 process_tag(builder, &tag, *end);
             }
-            Recorded::Doctype(_) => process_token(builder, self.token(i, input), input, 0),
+            Recorded::Doctype(d) => self.process_doctype(*d, builder, input),
         }
     }
 
-    /// Entry `i`'s token, lent from the block and `input`.
-    pub(crate) fn token<'b>(&'b self, i: usize, input: &'b str) -> Token<'b> {
-        let get = |s: Span| s.get(input, &self.arena);
-        match &self.entries[i].token {
-            Recorded::Text(s) => Token::Text(get(*s)),
-            Recorded::Comment(s) => Token::Comment(get(*s)),
-            Recorded::Doctype(d) => {
-                let d = &self.doctypes[*d];
-                Token::Doctype(Doctype {
-                    name: d.name.as_deref(),
-                    public_id: d.public_id.as_deref(),
-                    system_id: d.system_id.as_deref(),
-                    force_quirks: d.force_quirks,
-                })
-            }
-            Recorded::Tag {
-                end,
-                name,
-                attrs: (from, to),
-                self_closing,
-            } => {
-                let tag = Tag {
-                    name: match name {
-                        RecordedName::Known(n) => Name::Known(*n),
-                        RecordedName::Other(s) => Name::Other(get(*s)),
-                    },
-                    attrs: Attrs {
-                        reprs: &self.attrs[*from as usize..*to as usize],
-                        input,
-                        scratch: &self.arena,
-                    },
-                    self_closing: *self_closing,
-                };
-                if *end {
-                    Token::EndTag(tag)
-                } else {
-                    Token::StartTag(tag)
-                }
-            }
-        }
+    /// [`Block::process`] for a doctype (rare: out of the replay's loop).
+    #[cold]
+    #[inline(never)]
+    fn process_doctype<S: TreeSink>(&self, d: usize, builder: &mut TreeBuilder<S>, input: &str) {
+        let d = &self.doctypes[d];
+        let doctype = Doctype {
+            name: d.name.as_deref(),
+            public_id: d.public_id.as_deref(),
+            system_id: d.system_id.as_deref(),
+            force_quirks: d.force_quirks,
+        };
+        process_token(builder, Token::Doctype(doctype), input, 0);
     }
 }
