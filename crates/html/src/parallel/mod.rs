@@ -518,16 +518,16 @@ const LEAD: usize = 32 << 10;
 /// A worker checks where the calling thread is every this many tokens.
 const CHECK_EVERY: usize = 256;
 
-/// Runs the simulator on `token` (a tag); returns the text mode it
-/// switches to after a start tag, with the tag. (The tags that switch are
-/// all known names.)
+/// Runs the simulator on `token`, a tag it acts on
+/// ([`Simulator::acts_on`]); returns the text mode it switches to after a
+/// start tag, with the tag. (The tags that switch are all known names.)
 fn simulate(sim: &mut Simulator, token: &crate::Token<'_>) -> Option<(TextMode, LocalName)> {
     match token {
-        crate::Token::StartTag(t) if sim.acts_on(false, t.name.local()) => {
+        crate::Token::StartTag(t) => {
             let mode = sim.start_tag(t.name, &t.attrs, t.self_closing)?;
             Some((mode, t.name.local()?))
         }
-        crate::Token::EndTag(t) if sim.acts_on(true, t.name.local()) => {
+        crate::Token::EndTag(t) => {
             sim.end_tag(t.name);
             None
         }
