@@ -32,7 +32,7 @@
 use super::TextMode;
 use super::run::{R, Run};
 use super::short_name::short_name;
-use super::step::{Built, Scan};
+use super::step::{Built, Core, Scan};
 use crate::acc::Acc;
 use crate::byte_scan::{
     self, ENDS_ATTR_NAME_ANY_CASE, ENDS_TAG_NAME, ENDS_TAG_NAME_ANY_CASE, RUN_ENDS, end_of_run,
@@ -75,7 +75,35 @@ fn ends_attr_name(c: u8) -> bool {
     is_tag_ws(c) || matches!(c, b'/' | b'>' | b'=')
 }
 
+/// A character reference in an attribute value, decoded by a run of its
+/// own: [`Run::fast_tag`]'s run is then never stored to memory (the stores
+/// cost about 8 instructions per tag; references in values are rare). Out
+/// of line, and handed the run's parts, not the run, for the same reason.
+#[inline(never)]
+fn char_ref_apart(
+    input: &str,
+    at_eof: bool,
+    core: &mut Core,
+    amp: usize,
+    value: &mut Acc,
+) -> R<usize> {
+    let mut run = Run {
+        input,
+        b: input.as_bytes(),
+        at_eof,
+        core,
+    };
+    run.char_ref(amp, value, true)
+}
+
 impl Run<'_, '_> {
+    /// [`char_ref_apart`] on this run's parts (inlined: the run itself is
+    /// not handed on).
+    #[inline(always)]
+    fn char_ref_in_value(&mut self, amp: usize, value: &mut Acc) -> R<usize> {
+        char_ref_apart(self.input, self.at_eof, self.core, amp, value)
+    }
+
     /// The first index at or after `i` that is not tag whitespace.
     #[inline]
     fn skip_tag_ws(&self, i: usize) -> usize {
@@ -202,7 +230,7 @@ impl Run<'_, '_> {
                                 loop {
                                     match self.b.get(p) {
                                         Some(&c) if c == q => break,
-                                        Some(b'&') => p = self.char_ref(p, &mut value, true)?,
+                                        Some(b'&') => p = self.char_ref_in_value(p, &mut value)?,
                                         _ => return Ok(GiveUp),
                                     }
                                     let v_end = quoted_run_end(self.b, p);
@@ -223,7 +251,7 @@ impl Run<'_, '_> {
                                 p = v_end;
                                 match self.b.get(p) {
                                     Some(&c) if is_tag_ws(c) || c == b'>' => break,
-                                    Some(b'&') => p = self.char_ref(p, &mut value, true)?,
+                                    Some(b'&') => p = self.char_ref_in_value(p, &mut value)?,
                                     _ => return Ok(GiveUp),
                                 }
                             }
