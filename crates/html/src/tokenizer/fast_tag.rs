@@ -104,22 +104,24 @@ impl Run<'_, '_> {
         char_ref_apart(self.input, self.at_eof, self.core, amp, value)
     }
 
-    /// The first index at or after `i` that is not tag whitespace.
+    /// The first index at or after `i` that is not tag whitespace, and the
+    /// byte there (`None` at the end of the buffer): every caller reads it
+    /// next, and this has loaded it already.
     #[inline]
-    fn skip_tag_ws(&self, i: usize) -> usize {
+    fn skip_tag_ws(&self, i: usize) -> (usize, Option<u8>) {
         match self.b.get(i) {
             Some(&c) if is_tag_ws(c) => {}
-            _ => return i,
+            c => return (i, c.copied()),
         }
         // Usually one space: decided without a loop.
         match self.b.get(i + 1) {
             Some(&c) if is_tag_ws(c) => {}
-            _ => return i + 1,
+            c => return (i + 1, c.copied()),
         }
-        self.b[i + 2..]
-            .iter()
-            .position(|&c| !is_tag_ws(c))
-            .map_or(self.b.len(), |k| i + 2 + k)
+        match self.b[i + 2..].iter().position(|&c| !is_tag_ws(c)) {
+            Some(k) => (i + 2 + k, Some(self.b[i + 2 + k])),
+            None => (self.b.len(), None),
+        }
     }
 
     /// The first index at or after `i` whose byte is in the class `mask` of
@@ -164,10 +166,10 @@ impl Run<'_, '_> {
         };
         loop {
             // Before attribute name state (also after a value).
-            p = self.skip_tag_ws(p);
-            let c = match self.b.get(p) {
-                Some(&c) => c,
-                None => return Ok(GiveUp),
+            let c;
+            (p, c) = match self.skip_tag_ws(p) {
+                (p, Some(c)) => (p, c),
+                (_, None) => return Ok(GiveUp),
             };
             if c == b'>' {
                 return Ok(self.fast_emit(end, known, name, false, p));
@@ -201,14 +203,16 @@ impl Run<'_, '_> {
                     (attr_end, None, upper)
                 }
             };
-            p = self.skip_tag_ws(attr_end);
+            let next;
+            (p, next) = self.skip_tag_ws(attr_end);
             let mut value = Acc::new();
-            match self.b.get(p) {
+            match next {
                 Some(b'=') => {
                     // Before attribute value state.
-                    p = self.skip_tag_ws(p + 1);
-                    match self.b.get(p) {
-                        Some(&q @ (b'"' | b'\'')) => {
+                    let first;
+                    (p, first) = self.skip_tag_ws(p + 1);
+                    match first {
+                        Some(q @ (b'"' | b'\'')) => {
                             // Attribute value (double- or single-quoted) state.
                             p += 1;
                             let quoted_run_end = |b: &[u8], p: usize| {
