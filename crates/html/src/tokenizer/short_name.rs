@@ -49,7 +49,7 @@ fn ends(block: &[u8; 16]) -> u32 {
 /// followed by another byte, all within 16 bytes of `b` from `start`.
 #[inline(always)]
 pub(super) fn short_name(b: &[u8], start: usize) -> Option<ShortName> {
-    let block: &[u8; 16] = b.get(start..start.checked_add(16)?)?.try_into().ok()?;
+    let block: &[u8; 16] = b.get(start..)?.first_chunk()?;
     let len = ends(block).trailing_zeros() as usize;
     if len == 0 || len >= 8 {
         return None;
