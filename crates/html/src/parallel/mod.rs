@@ -77,18 +77,20 @@
 //! runs ahead on other cores, tree construction stays on one thread. Its
 //! speedup is bounded by the tree builder's share of a parse (more than
 //! half of the instructions), so near 1.5× on two cores. By instructions
-//! (callgrind `--separate-threads`, 4.25 MB of corpus pages, 2026-11-27):
-//! the sequential parse is 45.3 M, of which the tree builder is 22.6 M;
-//! the calling thread here runs 28.7 M (the tree builder, its driver loop,
-//! the start it tokenizes itself, checking and replaying recorded steps,
-//! receiving blocks) and the worker 27.8 M, so 1.59×, and even with the
-//! hand-over free this design would stop near 1.9×. The hand-over costs
+//! (callgrind `--separate-threads`, 4.25 MB of corpus pages, 2026-11-27,
+//! at 9c53616): the sequential parse is 45.3 M, of which the tree builder
+//! is 22.6 M; the calling thread here runs 28.8 M (the tree builder, its
+//! driver loop, the start it tokenizes itself, checking and replaying
+//! recorded steps, receiving blocks) and the worker 26.2 M, so 1.57×, and
+//! even with the hand-over free this design would stop near 1.9×. The hand-over costs
 //! each side: a worker records about 60 instructions per token
 //! (`record.rs`: each step's token as its tokenizer built it, spans and
 //! not a lent [`Token`](crate::Token), and a 6-byte state), and the
 //! calling thread spends about 50 per token checking and replaying it.
 //! Every instruction taken out of the tokenizer comes out of the worker's
-//! half, and out of the tree builder out of the calling thread's.
+//! half, and out of the tree builder out of the calling thread's; the
+//! calling thread is the bound, so only the second raises the speedup (a
+//! faster tokenizer shortens the sequential parse and lowers it).
 //!
 //! Building chunks' trees speculatively would keep the same
 //! kind of proof: a chunk's tree builder starts from a speculated context
