@@ -38,6 +38,16 @@ pub fn current_thread() -> Duration {
     read(libc::CLOCK_THREAD_CPUTIME_ID).expect("the calling thread's CPU clock")
 }
 
+/// The CPU time all the process's threads have consumed so far (those that
+/// have ended included): less [`current_thread`]'s, what the other threads
+/// did, e.g. a parallel parse's workers.
+///
+/// # Panics
+/// When the process CPU clock cannot be read (it always can on Linux).
+pub fn process() -> Duration {
+    read(libc::CLOCK_PROCESS_CPUTIME_ID).expect("the process's CPU clock")
+}
+
 /// The CPU clock of another thread, read while that thread runs (e.g. by a
 /// watcher that abandons a run over its CPU-time budget).
 pub struct ThreadClock(libc::clockid_t);
@@ -95,5 +105,17 @@ mod tests {
         assert!(used >= Duration::from_millis(20), "{used:?}");
         stop.send(()).unwrap();
         worker.join().unwrap();
+    }
+
+    #[test]
+    fn the_process_clock_counts_every_thread() {
+        let start = process();
+        let own = current_thread();
+        std::thread::spawn(|| burn(Duration::from_millis(20)))
+            .join()
+            .unwrap();
+        burn(Duration::from_millis(5));
+        let others = (process() - start).saturating_sub(current_thread() - own);
+        assert!(others >= Duration::from_millis(20), "{others:?}");
     }
 }
