@@ -20,8 +20,8 @@
 //!   best pass, and the median of the ratios of passes run back to back,
 //!   which the machine's drift moves less); and the CPU
 //!   times of the parallel parse's calling thread and of its other threads
-//!   (the worker), from the parse of 5 whose longer thread took the least:
-//!   the sequential parse's CPU time (the least of 5) over that longer
+//!   (the worker), from the parse of 11 whose longer thread took the least:
+//!   the sequential parse's CPU time (the least of 11) over that longer
 //!   thread's is the speedup two free cores give
 //!   ("CPU bound": wall time on this shared virtual machine swings by tens
 //!   of percent between identical runs, CPU time much less). The worker
@@ -162,7 +162,7 @@ pub fn run(plan: Plan, quick: bool) {
         );
         // CPU times, which waiting is not: the parallel parse's critical
         // path when the cores are really free, whatever else the machine
-        // runs. Of 5 parses, the one whose longer thread took the least:
+        // runs. Of 11 parses, the one whose longer thread took the least:
         // its calling thread's time and its other threads' (the process's
         // less the calling thread's: the worker, and whatever the pool's
         // threads spend looking for work). (The least of each apart would
@@ -170,7 +170,7 @@ pub fn run(plan: Plan, quick: bool) {
         // another, one whose job started too late to help.)
         let cpu = |f: &dyn Fn()| {
             let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-            (0..5)
+            (0..11)
                 .map(|_| {
                     let (process, thread) = (cpu_time::process(), cpu_time::current_thread());
                     f();
