@@ -208,7 +208,10 @@ impl ParallelOptions {
     /// (empty when the parse would run sequentially): just after a
     /// `</script>` end tag or at a smart cut 32 KiB in, the start before it
     /// parsed by the calling thread itself, then the even cuts; with
-    /// [`ParallelOptions::cuts`], 0 and those.
+    /// [`ParallelOptions::cuts`], 0 and those. Like the parse, it counts
+    /// the threads of rayon's *current* pool (at most one worker per pool
+    /// thread besides the calling one): call it where the parse would be
+    /// called, e.g. inside the same [`rayon::ThreadPool::install`].
     pub fn chunk_starts(&self, input: &str) -> Vec<usize> {
         if self.sequential(input.len(), &ParseOptions::default()) {
             return Vec::new();
