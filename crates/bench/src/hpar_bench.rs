@@ -149,17 +149,15 @@ pub fn run(plan: Plan, quick: bool) {
         cuts: None,
     };
     for (name, doc) in &docs {
-        let (seq, par, paired) = paired_passes(
-            plan,
-            || drop(black_box(parse_document(black_box(doc), &options))),
-            || {
-                drop(black_box(parse_document_parallel(
-                    black_box(doc),
-                    &options,
-                    &two,
-                )))
-            },
-        );
+        let sequential = || drop(black_box(parse_document(black_box(doc), &options)));
+        let parallel = || {
+            drop(black_box(parse_document_parallel(
+                black_box(doc),
+                &options,
+                &two,
+            )))
+        };
+        let (seq, par, paired) = paired_passes(plan, sequential, parallel);
         // CPU times, which waiting is not: the parallel parse's critical
         // path when the cores are really free, whatever else the machine
         // runs. Of 11 parses, the one whose longer thread took the least:
@@ -181,14 +179,8 @@ pub fn run(plan: Plan, quick: bool) {
                 .min_by(|a, b| a.0.max(a.1).total_cmp(&b.0.max(b.1)))
                 .unwrap_or_default()
         };
-        let (seq_cpu, _) = cpu(&|| drop(black_box(parse_document(black_box(doc), &options))));
-        let (par_cpu, worker_cpu) = cpu(&|| {
-            drop(black_box(parse_document_parallel(
-                black_box(doc),
-                &options,
-                &two,
-            )))
-        });
+        let (seq_cpu, _) = cpu(&sequential);
+        let (par_cpu, worker_cpu) = cpu(&parallel);
         let h5e = measure(plan, 1, || {
             black_box(Parser::Html5ever.parse(black_box(doc)));
             1
