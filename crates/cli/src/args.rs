@@ -106,9 +106,17 @@ pub struct CanonEvalArgs {
     /// WARC/ARC files (plain, gzip, zstd), CDX/CDXJ files (`.cdx`,
     /// `.cdxj`), or TSV files with a header naming a URL column
     /// (`target_uri`, `url` or `original`) and a digest column
-    /// (`payload_digest` or `digest`); glob patterns allowed.
+    /// (`payload_digest` or `digest`); glob patterns, and directories
+    /// (walked for WARC/ARC files and CDX/CDXJ indexes, by name). An input
+    /// that cannot be read is reported and the rest evaluated; the exit
+    /// code is then 1.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<String>,
+
+    /// In directories, also take files of other names whose content starts
+    /// like a WARC or ARC file.
+    #[arg(long)]
+    pub sniff: bool,
 
     /// Policies to evaluate (repeatable). Default: every rule alone (on top
     /// of WHATWG parsing) and every built-in profile.
@@ -234,10 +242,18 @@ fn parse_size(s: &str) -> Result<u64, String> {
 /// `spinneret links [OPTIONS] [INPUT]...`
 #[derive(Debug, Clone, Args)]
 pub struct LinksArgs {
-    /// WARC/ARC files (plain, gzip, zstd; detected), glob patterns, or `-`
-    /// for standard input.
+    /// WARC/ARC files (plain, gzip, zstd; detected), directories (walked
+    /// recursively, sorted, hidden entries skipped, taking files named
+    /// `*.warc`, `*.arc`, `*.warc.gz`, `*.arc.gz`, `*.warc.zst`, …), glob
+    /// patterns, or `-` for standard input. An input that cannot be read
+    /// is reported and the run goes on; the exit code is then 1.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
+
+    /// In directories, also take files of other names whose content starts
+    /// like a WARC or ARC file (each is opened to see).
+    #[arg(long)]
+    pub sniff: bool,
 
     /// One HTML file (needs --url).
     #[arg(long, value_name = "FILE", requires = "url")]
@@ -247,13 +263,16 @@ pub struct LinksArgs {
     #[arg(long, value_name = "URL", requires = "html")]
     pub url: Option<String>,
 
-    /// A TSV manifest of HTML files with `path` and `url` columns (`.gz`
-    /// files are decompressed).
-    #[arg(long, value_name = "TSV")]
+    /// A list of inputs, plain or gzip: a TSV whose header line names
+    /// `path` and `url` columns lists HTML pages (`.gz` pages are
+    /// decompressed); any other file lists WARC/ARC files, one path a line
+    /// (Common Crawl's `warc.paths.gz`; `#` comments and blank lines
+    /// skipped).
+    #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
 
-    /// The directory the manifest's paths are relative to (default: the
-    /// manifest's directory).
+    /// The directory the manifest's relative paths are relative to
+    /// (default: the manifest's directory).
     #[arg(long, value_name = "DIR", requires = "manifest")]
     pub dir: Option<PathBuf>,
 

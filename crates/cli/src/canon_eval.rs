@@ -38,6 +38,7 @@ use spinneret_canon::eval::{Crawl, Evaluation, Metrics, Observation, evaluate};
 use spinneret_canon::report::{self, Context};
 use spinneret_canon::{Canonicalizer, KeyHash, Profile, Rule, simhash};
 use spinneret_html::{Token, Tokenizer, TokenizerOptions};
+use spinneret_warc::discover::Discover;
 use spinneret_warc::{Options, Reader, RecordType};
 
 use crate::Error;
@@ -410,16 +411,25 @@ pub fn read_tsv(path: &Path, counts: &mut ReadCounts, out: &mut Vec<Capture>) ->
     Ok(())
 }
 
-/// Reads every input, in order.
-pub fn read_inputs(paths: &[PathBuf], near_dup: bool) -> Result<(Vec<Capture>, ReadCounts), Error> {
+/// Reads every input, in order. An input that cannot be read is counted
+/// and its message (`path: why`) kept in `unreadable`; the rest is read.
+pub fn read_inputs(
+    paths: &[PathBuf],
+    near_dup: bool,
+    unreadable: &mut Vec<String>,
+) -> Result<(Vec<Capture>, ReadCounts), Error> {
     let mut out = Vec::new();
     let mut counts = ReadCounts::default();
     for p in paths {
-        match input_kind(p) {
-            InputKind::Warc => read_warc(p, near_dup, &mut counts, &mut out)?,
-            InputKind::Cdx => read_cdx(p, &mut counts, &mut out)?,
-            InputKind::Cdxj => read_cdxj(p, &mut counts, &mut out)?,
-            InputKind::Tsv => read_tsv(p, &mut counts, &mut out)?,
+        let read = match input_kind(p) {
+            InputKind::Warc => read_warc(p, near_dup, &mut counts, &mut out),
+            InputKind::Cdx => read_cdx(p, &mut counts, &mut out),
+            InputKind::Cdxj => read_cdxj(p, &mut counts, &mut out),
+            InputKind::Tsv => read_tsv(p, &mut counts, &mut out),
+        };
+        match read {
+            Err(e @ Error::Input { .. }) => unreadable.push(e.to_string()),
+            other => other?,
         }
     }
     Ok((out, counts))
@@ -491,8 +501,11 @@ pub fn policies(args: &CanonEvalArgs) -> Result<Vec<Profile>, Error> {
 /// The whole result of a run.
 #[derive(Debug, Serialize)]
 pub struct EvalReport {
-    /// The input files, as given.
+    /// The input files, as given (directories and globs expanded).
     pub inputs: Vec<String>,
+    /// The inputs that could not be read (`path: why`); the evaluation is
+    /// of the rest, and the exit code is 1.
+    pub unreadable: Vec<String>,
     /// What was read from them.
     pub read: ReadCounts,
     /// Distinct captured URLs (as recorded).
@@ -534,11 +547,19 @@ fn description(name: &str) -> Option<String> {
 
 /// Runs `spinneret canon-eval`: the table goes to `out`.
 pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Error> {
+    let discover = Discover {
+        sniff: args.sniff,
+        indexes: true,
+    };
     let mut paths = Vec::new();
+    let mut unreadable = Vec::new();
     for i in &args.inputs {
-        for src in crate::input::expand_input(i)? {
+        for src in crate::input::expand_input(i, discover) {
             match src {
                 crate::input::Source::Warc(p) => paths.push(p),
+                crate::input::Source::Unreadable { name, what } => {
+                    unreadable.push(format!("{name}: {what}"));
+                }
                 _ => {
                     return Err(Error::Input {
                         path: i.clone(),
@@ -548,7 +569,7 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
             }
         }
     }
-    let (captures, read) = read_inputs(&paths, args.near_dup)?;
+    let (captures, read) = read_inputs(&paths, args.near_dup, &mut unreadable)?;
     let crawl = crawl_of(&captures, args.near_dup);
     let profiles = policies(args)?;
     let evals: Vec<Evaluation> = profiles
@@ -573,6 +594,7 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
     }
     let result = EvalReport {
         inputs: ctx.inputs.clone(),
+        unreadable,
         read,
         urls: ctx.urls,
         repeated_captures: ctx.repeated_captures,

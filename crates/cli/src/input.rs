@@ -1,18 +1,23 @@
-//! Inputs of `spinneret links`: resolution of the command line into
-//! [`Source`]s (glob expansion, `-`, `--html`, `--manifest`), and the
+//! Inputs of `spinneret links` and `canon-eval`: resolution of the command
+//! line into [`Source`]s (files, directories walked and globs expanded by
+//! [`spinneret_warc::discover`], `-`, `--html`, `--manifest`), and the
 //! producer that turns sources into work [`Item`]s in input order.
 //!
-//! Invariants: a source that can be checked up front (a missing file, a glob
-//! that matches nothing, a manifest without `path`/`url` columns) is an
-//! [`Error`] before any output; anything that goes wrong later (a file that
-//! cannot be read, a damaged record, a manifest row without a URL) becomes
-//! an [`Item::Bad`] and the run continues. Only one WARC file is held in
-//! memory at a time (the reader works on a byte slice).
+//! Invariants: only a command line that cannot mean anything (no input at
+//! all, a manifest that cannot be read, a bad `--url`) is an [`Error`]
+//! before any output. A path that yields nothing (missing, unreadable, a
+//! glob that matches nothing, a symbolic-link loop) is a
+//! [`Source::Unreadable`] in its place and becomes an [`Item::Unreadable`];
+//! a damaged record or a manifest row without a URL becomes an
+//! [`Item::Bad`]; the run reports each and goes on with the rest. Only one
+//! WARC file is held in memory at a time (the reader works on a byte
+//! slice).
 
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use spinneret_warc::discover::Discover;
 use spinneret_warc::{Options, Reader, Record};
 
 use crate::Error;
@@ -35,6 +40,13 @@ pub enum Source {
     },
     /// HTML pages listed in a manifest: `(path, url)`, paths resolved.
     Pages(Vec<(PathBuf, String)>),
+    /// An input that yields nothing: reported in its place.
+    Unreadable {
+        /// The input, as given.
+        name: String,
+        /// Why (for stderr).
+        what: String,
+    },
 }
 
 /// A unit of work, in input order.
@@ -56,7 +68,15 @@ pub enum Item {
         /// The file's bytes (decompressed when `.gz`).
         body: Vec<u8>,
     },
-    /// A bad record or an unreadable input: reported, counted, skipped.
+    /// An input that could not be read at all: reported, counted, and
+    /// the run's exit code is 1.
+    Unreadable {
+        /// The input's name.
+        file: Arc<str>,
+        /// What is wrong (for stderr).
+        what: String,
+    },
+    /// A bad record or page: reported, counted, skipped.
     Bad {
         /// The input file's name, as given.
         file: Arc<str>,
@@ -73,69 +93,80 @@ impl Item {
         match self {
             Item::Record { record, .. } => record.body.len() + 512,
             Item::Page { body, .. } => body.len() + 256,
-            Item::Bad { .. } => 64,
+            Item::Bad { .. } | Item::Unreadable { .. } => 64,
         }
     }
 }
 
-fn has_glob_chars(s: &str) -> bool {
-    s.contains(['*', '?', '['])
-}
-
-/// Expands one positional input: `-`, an existing path, or a glob pattern
-/// (matches sorted; no match is an error).
-pub fn expand_input(input: &str) -> Result<Vec<Source>, Error> {
+/// Expands one positional input into sources: `-` is standard input; a
+/// file, a directory (walked for WARC/ARC files) or a glob is expanded by
+/// [`Discover::expand`], each part that yields no file becoming a
+/// [`Source::Unreadable`] in its place.
+pub fn expand_input(input: &str, discover: Discover) -> Vec<Source> {
     if input == "-" {
-        return Ok(vec![Source::Stdin]);
+        return vec![Source::Stdin];
     }
-    let path = Path::new(input);
-    if path.exists() || !has_glob_chars(input) {
-        let meta = std::fs::metadata(path).map_err(|source| Error::Input {
-            path: input.to_owned(),
-            source,
-        })?;
-        if meta.is_dir() {
-            return Err(Error::Input {
-                path: input.to_owned(),
-                source: std::io::Error::other("is a directory (give files or a glob)"),
-            });
-        }
-        return Ok(vec![Source::Warc(path.to_owned())]);
-    }
-    let paths = glob::glob(input).map_err(|e| Error::Glob(format!("{input}: {e}")))?;
-    let mut out: Vec<PathBuf> = paths
-        .filter_map(Result::ok)
-        .filter(|p| p.is_file())
-        .collect();
-    out.sort();
-    if out.is_empty() {
-        return Err(Error::Glob(format!("{input}: no file matches")));
-    }
-    Ok(out.into_iter().map(Source::Warc).collect())
+    discover
+        .expand(input)
+        .into_iter()
+        .map(|found| match found {
+            Ok(path) => Source::Warc(path),
+            Err(e) => Source::Unreadable {
+                name: e.path().to_owned(),
+                what: e.reason(),
+            },
+        })
+        .collect()
 }
 
-/// Reads a manifest: a TSV with a header line naming `path` and `url`
-/// columns (others ignored). Rows with too few columns are kept with an
-/// empty URL and reported as bad when processed.
+/// Reads a manifest of HTML pages: a TSV with a header line naming `path`
+/// and `url` columns (others ignored). Rows with too few columns are kept
+/// with an empty URL and reported as bad when processed.
 pub fn read_manifest(manifest: &Path, dir: &Path) -> Result<Vec<(PathBuf, String)>, Error> {
-    let name = manifest.display().to_string();
-    let text = std::fs::read(manifest).map_err(|source| Error::Input {
-        path: name.clone(),
+    let text = read_manifest_text(manifest)?;
+    pages_of_manifest(&text, manifest, dir)
+}
+
+/// A manifest's text: gzip decompressed (by its magic), lossy UTF-8.
+fn read_manifest_text(manifest: &Path) -> Result<String, Error> {
+    let io = |source| Error::Input {
+        path: manifest.display().to_string(),
         source,
-    })?;
-    let text = String::from_utf8_lossy(&text);
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-    let col = |want: &str| {
-        header
-            .iter()
-            .position(|h| h.trim() == want)
-            .ok_or_else(|| Error::Manifest {
-                path: name.clone(),
-                what: format!("no `{want}` column in the header line"),
-            })
     };
-    let (pc, uc) = (col("path")?, col("url")?);
+    let bytes = std::fs::read(manifest).map_err(io)?;
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .map_err(io)?;
+        out
+    } else {
+        bytes
+    };
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The column positions of `path` and `url` when the header line of a
+/// manifest names both (a TSV of HTML pages).
+fn page_columns(header: &str) -> Option<(usize, usize)> {
+    let header: Vec<&str> = header.split('\t').map(str::trim).collect();
+    let col = |want: &str| header.iter().position(|h| *h == want);
+    Some((col("path")?, col("url")?))
+}
+
+fn pages_of_manifest(
+    text: &str,
+    manifest: &Path,
+    dir: &Path,
+) -> Result<Vec<(PathBuf, String)>, Error> {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or("");
+    let Some((pc, uc)) = page_columns(header) else {
+        return Err(Error::Manifest {
+            path: manifest.display().to_string(),
+            what: "no `path` and `url` columns in the header line".to_owned(),
+        });
+    };
     Ok(lines
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
@@ -147,24 +178,58 @@ pub fn read_manifest(manifest: &Path, dir: &Path) -> Result<Vec<(PathBuf, String
         .collect())
 }
 
+/// The sources a `--manifest` lists: HTML pages when its header line
+/// names `path` and `url` columns (a TSV), else WARC/ARC files, one path a
+/// line (Common Crawl's `warc.paths.gz`; plain or gzip). Relative paths are
+/// joined to `dir`. A listed WARC path is taken whatever its name; one that
+/// is a directory is walked.
+pub fn manifest_sources(
+    manifest: &Path,
+    dir: &Path,
+    discover: Discover,
+) -> Result<Vec<Source>, Error> {
+    let text = read_manifest_text(manifest)?;
+    if page_columns(text.lines().next().unwrap_or("")).is_some() {
+        return Ok(vec![Source::Pages(pages_of_manifest(
+            &text, manifest, dir,
+        )?)]);
+    }
+    let list =
+        spinneret_warc::discover::read_path_list(manifest, dir).map_err(|e| Error::Manifest {
+            path: manifest.display().to_string(),
+            what: e.to_string(),
+        })?;
+    Ok(list
+        .iter()
+        .flat_map(|p| {
+            let name = p.display().to_string();
+            if name.contains("://") {
+                return vec![Source::Unreadable {
+                    name,
+                    what: "a remote path: download it first".to_owned(),
+                }];
+            }
+            expand_input(&name, discover)
+        })
+        .collect())
+}
+
 /// Resolves the whole command line, in order: positional inputs, `--html`,
 /// `--manifest`.
 pub fn resolve(args: &LinksArgs) -> Result<Vec<Source>, Error> {
+    let discover = Discover {
+        sniff: args.sniff,
+        ..Discover::default()
+    };
     let mut out = Vec::new();
     for i in &args.inputs {
-        out.extend(expand_input(i)?);
+        out.extend(expand_input(i, discover));
     }
     if let (Some(path), Some(url)) = (&args.html, &args.url) {
         spinneret_url::Url::parse(url).map_err(|source| Error::Url {
             url: url.clone(),
             source,
         })?;
-        if !path.is_file() {
-            return Err(Error::Input {
-                path: path.display().to_string(),
-                source: std::io::Error::from(std::io::ErrorKind::NotFound),
-            });
-        }
         out.push(Source::Html {
             path: path.clone(),
             url: url.clone(),
@@ -175,7 +240,7 @@ pub fn resolve(args: &LinksArgs) -> Result<Vec<Source>, Error> {
             Some(d) => d.clone(),
             None => m.parent().map(Path::to_owned).unwrap_or_default(),
         };
-        out.push(Source::Pages(read_manifest(m, &dir)?));
+        out.extend(manifest_sources(m, &dir, discover)?);
     }
     if out.is_empty() {
         return Err(Error::NoInput);
@@ -188,7 +253,7 @@ pub fn source_len(s: &Source) -> u64 {
     let len = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
     match s {
         Source::Warc(p) | Source::Html { path: p, .. } => len(p),
-        Source::Stdin => 0,
+        Source::Stdin | Source::Unreadable { .. } => 0,
         Source::Pages(v) => v.iter().map(|(p, _)| len(p)).sum(),
     }
 }
@@ -305,10 +370,9 @@ pub fn produce(
                 let reader = match reader {
                     Ok(r) => r,
                     Err(e) => {
-                        let item = Item::Bad {
+                        let item = Item::Unreadable {
                             file,
-                            offset: None,
-                            what: format!("cannot read: {e}"),
+                            what: e.to_string(),
                         };
                         if !emit(item, base) {
                             return base;
@@ -330,6 +394,15 @@ pub fn produce(
                     return at;
                 }
                 base += read;
+            }
+            Source::Unreadable { name, what } => {
+                let item = Item::Unreadable {
+                    file: Arc::from(name.as_str()),
+                    what: what.clone(),
+                };
+                if !emit(item, base) {
+                    return base;
+                }
             }
             Source::Html { path, url } => {
                 let item = page_item(path, url, opts.max_record_size);
@@ -401,10 +474,9 @@ fn page_item(path: &Path, url: &str, max_size: u64) -> Item {
             offset: None,
             what: format!("page exceeds max_record_size {max_size}; skipped"),
         },
-        Err(e) => Item::Bad {
+        Err(e) => Item::Unreadable {
             file,
-            offset: None,
-            what: format!("cannot read: {e}"),
+            what: e.to_string(),
         },
     }
 }
@@ -465,29 +537,73 @@ mod tests {
     }
 
     #[test]
-    fn globs_expand_sorted_and_empty_globs_fail() {
+    fn inputs_expand_in_order_with_unreadable_ones_in_place() {
         let d = tmpdir("glob");
-        for n in ["b.warc", "a.warc", "c.txt"] {
-            std::fs::write(d.join(n), b"x").unwrap();
+        for n in ["b.warc", "a.warc", "c.txt", "tree/x.warc.gz", "tree/y.txt"] {
+            let p = d.join(n);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, b"x").unwrap();
         }
+        let discover = Discover::default();
         let pat = format!("{}/*.warc", d.display());
-        let got = expand_input(&pat).unwrap();
         assert_eq!(
-            got,
+            expand_input(&pat, discover),
             [
                 Source::Warc(d.join("a.warc")),
                 Source::Warc(d.join("b.warc"))
             ]
         );
-        assert!(matches!(
-            expand_input(&format!("{}/*.none", d.display())),
-            Err(Error::Glob(_))
-        ));
-        assert!(matches!(
-            expand_input(&format!("{}/missing.warc", d.display())),
-            Err(Error::Input { .. })
-        ));
-        assert_eq!(expand_input("-").unwrap(), [Source::Stdin]);
+        // A directory is walked; a named file is taken whatever its name.
+        let tree = d.join("tree");
+        assert_eq!(
+            expand_input(tree.to_str().unwrap(), discover),
+            [Source::Warc(tree.join("x.warc.gz"))]
+        );
+        let txt = d.join("c.txt");
+        assert_eq!(
+            expand_input(txt.to_str().unwrap(), discover),
+            [Source::Warc(txt.clone())]
+        );
+        for missing in [
+            format!("{}/*.none", d.display()),
+            format!("{}/missing.warc", d.display()),
+        ] {
+            let got = expand_input(&missing, discover);
+            assert!(
+                matches!(&got[..], [Source::Unreadable { .. }]),
+                "{missing}: {got:?}"
+            );
+        }
+        assert_eq!(expand_input("-", discover), [Source::Stdin]);
+        std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn a_manifest_lists_pages_or_crawl_files() {
+        use std::io::Write;
+        let d = tmpdir("manifest-kinds");
+        std::fs::create_dir_all(d.join("crawl-data")).unwrap();
+        std::fs::write(d.join("crawl-data/a.warc.gz"), b"x").unwrap();
+        let paths = "crawl-data/a.warc.gz\ncrawl-data/gone.warc.gz\ns3://bucket/x.warc.gz\n";
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(paths.as_bytes()).unwrap();
+        std::fs::write(d.join("warc.paths.gz"), gz.finish().unwrap()).unwrap();
+        let got = manifest_sources(&d.join("warc.paths.gz"), &d, Discover::default()).unwrap();
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert_eq!(got[0], Source::Warc(d.join("crawl-data/a.warc.gz")));
+        assert!(
+            matches!(&got[1], Source::Unreadable { name, .. } if name.ends_with("gone.warc.gz"))
+        );
+        assert!(matches!(&got[2], Source::Unreadable { what, .. } if what.contains("remote")));
+        std::fs::write(d.join("pages.tsv"), "url\tpath\nhttps://a/\tp.html\n").unwrap();
+        let got = manifest_sources(&d.join("pages.tsv"), Path::new("/b"), Discover::default());
+        assert_eq!(
+            got.unwrap(),
+            [Source::Pages(vec![(
+                PathBuf::from("/b/p.html"),
+                "https://a/".to_owned()
+            )])]
+        );
         std::fs::remove_dir_all(d).unwrap();
     }
 
@@ -567,6 +683,7 @@ mod tests {
                 kinds.push(match item {
                     Item::Record { .. } => "record",
                     Item::Bad { .. } => "bad",
+                    Item::Unreadable { .. } => "unreadable",
                     Item::Page { .. } => "page",
                 });
                 true

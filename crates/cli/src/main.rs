@@ -55,7 +55,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             };
             let result = pipeline::run(&args, &mut out, &mut std::io::stderr(), progress)
                 .context("links")?;
-            Ok(result.status.exit_code())
+            Ok(result.exit_code())
         }
         Command::Canon(args) => {
             let stdin = std::io::stdin();
@@ -67,8 +67,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::CanonEval(args) => {
             let mut stdout = std::io::stdout().lock();
-            spinneret_cli::canon_eval::run(&args, &mut stdout).context("canon-eval")?;
-            Ok(0)
+            let report =
+                spinneret_cli::canon_eval::run(&args, &mut stdout).context("canon-eval")?;
+            for what in &report.unreadable {
+                eprintln!("spinneret: cannot read: {what}");
+            }
+            Ok(u8::from(!report.unreadable.is_empty()))
         }
         Command::Tree(args) => {
             let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

@@ -22,7 +22,9 @@
 //! page and its resolved URL, not a 100 MB line too.
 //!
 //! Stops: a bad record is reported on the diagnostic stream (`file: offset
-//! N: what`) and counted; with `--strict` the run stops there
+//! N: what`) and counted; an input that cannot be read is reported
+//! (`cannot read: path: why`), counted, and makes the exit code 1 once the
+//! rest is done; with `--strict` the run stops at either
 //! ([`Status::Strict`], exit code 2). A closed output pipe (EPIPE) stops the
 //! run quietly ([`Status::OutputClosed`], exit code 0). Any other output
 //! error is an [`Error::Output`].
@@ -75,11 +77,13 @@ pub enum Status {
     Strict,
 }
 
-impl Status {
-    /// The process exit code: 2 for a strict stop, else 0.
-    pub fn exit_code(self) -> u8 {
-        match self {
+impl RunResult {
+    /// The process exit code: 2 for a strict stop; 1 when an input could
+    /// not be read (the rest was processed, as ripgrep does); else 0.
+    pub fn exit_code(&self) -> u8 {
+        match self.status {
             Status::Strict => 2,
+            Status::Complete if self.stats.unreadable_inputs > 0 => 1,
             Status::Complete | Status::OutputClosed => 0,
         }
     }
@@ -352,9 +356,14 @@ pub fn run(
                         (None, None) => continue,
                     };
                     stats.add(&o);
-                    if let Class::Bad(msg) = &o.class {
+                    let bad = match &o.class {
+                        Class::Bad(msg) => Some(("bad record", msg)),
+                        Class::Unreadable(msg) => Some(("cannot read", msg)),
+                        _ => None,
+                    };
+                    if let Some((what, msg)) = bad {
                         bar.suspend(|| {
-                            let _ = writeln!(diag, "spinneret: bad record: {msg}");
+                            let _ = writeln!(diag, "spinneret: {what}: {msg}");
                         });
                         if args.strict {
                             status = Status::Strict;

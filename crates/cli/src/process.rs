@@ -216,8 +216,10 @@ pub enum Class {
     Skipped,
     /// A record without a usable target URI.
     NoUrl,
-    /// A bad record or unreadable input: the message for stderr.
+    /// A bad record or page: the message for stderr.
     Bad(String),
+    /// An input that could not be read at all: the message for stderr.
+    Unreadable(String),
 }
 
 /// The result of one item.
@@ -397,6 +399,11 @@ pub fn process_into(
     out: &mut dyn LineOut,
 ) -> (&'static str, Class, bool) {
     match item {
+        Item::Unreadable { file, what } => (
+            "unreadable",
+            Class::Unreadable(format!("{file}: {what}")),
+            false,
+        ),
         Item::Bad { file, offset, what } => (
             "bad",
             // A RecordError's message starts with "offset N: ".

@@ -48,6 +48,9 @@ pub struct Stats {
     pub restarts: u64,
     /// Bad records and unreadable inputs.
     pub bad_records: u64,
+    /// Inputs that could not be read at all (missing, unreadable, a glob
+    /// matching nothing): each makes the exit code 1.
+    pub unreadable_inputs: u64,
     /// Input bytes (as stored: compressed for compressed files).
     pub bytes: u64,
     /// Wall-clock seconds of the run.
@@ -77,7 +80,7 @@ impl Stats {
 
     /// Counts one outcome.
     pub fn add(&mut self, o: &Outcome) {
-        if !matches!(o.class, Class::Bad(_)) {
+        if !matches!(o.class, Class::Bad(_) | Class::Unreadable(_)) {
             *self.records.entry(o.record_type).or_default() += 1;
         }
         self.body_errors += o.body_error as u64;
@@ -98,6 +101,7 @@ impl Stats {
             Class::Skipped => {}
             Class::NoUrl => self.records_without_url += 1,
             Class::Bad(_) => self.bad_records += 1,
+            Class::Unreadable(_) => self.unreadable_inputs += 1,
         }
     }
 
@@ -125,6 +129,9 @@ impl Stats {
             self.elapsed_seconds,
             self.mb_per_s
         );
+        if self.unreadable_inputs > 0 {
+            s.push_str(&format!("; {} unreadable inputs", self.unreadable_inputs));
+        }
         if let Some(why) = self.stopped {
             s.push_str("; stopped: ");
             s.push_str(why);

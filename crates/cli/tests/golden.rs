@@ -236,13 +236,15 @@ fn html_file_and_manifest() {
     assert!(out.status.success(), "{out:?}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["target"], "https://h.example/b/x");
+    // A listed page that cannot be read is reported, the others' links
+    // written, and the exit code is 1.
     let out = spinneret(&["links", "--manifest", &format!("{d}/m.tsv")]);
-    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+    let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        String::from_utf8(out.stderr)
-            .unwrap()
-            .contains("missing.html: cannot read")
+        stderr.contains("spinneret: cannot read: ") && stderr.contains("missing.html: "),
+        "{stderr}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -263,12 +265,14 @@ fn usage_errors() {
             .unwrap()
             .contains("unknown rule")
     );
+    // A missing input is reported (and the others read: tests/inputs.rs);
+    // the exit code is 1.
     let out = spinneret(&["links", "no-such-file.warc"]);
     assert_eq!(out.status.code(), Some(1));
     // The message names the file, then its cause, once.
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.starts_with("spinneret: links: no-such-file.warc: "),
+        stderr.starts_with("spinneret: cannot read: no-such-file.warc: "),
         "{stderr}"
     );
     assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");

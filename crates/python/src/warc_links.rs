@@ -60,6 +60,7 @@ enum Message {
 struct Counts {
     records: AtomicU64,
     bad_records: AtomicU64,
+    unreadable: AtomicU64,
     errors: Mutex<Vec<String>>,
 }
 
@@ -87,7 +88,9 @@ impl Read for PyFile {
 
 /// Where the records come from.
 enum Source {
-    Path(PathBuf),
+    /// Files, in reading order, each with its name; an unreadable input
+    /// is its message in place.
+    Paths(Vec<Result<PathBuf, String>>),
     File(PyFile),
 }
 
@@ -103,16 +106,6 @@ struct Job {
 /// The reading thread: records to batches, until the end or until the
 /// iterator is gone (a send fails).
 fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
-    let reader: Box<dyn Read> = match job.source {
-        Source::Path(p) => match std::fs::File::open(&p) {
-            Ok(f) => Box::new(io::BufReader::with_capacity(1 << 16, f)),
-            Err(e) => {
-                let _ = tx.send(Message::Failed(format!("{}: {e}", p.display())));
-                return;
-            }
-        },
-        Source::File(f) => Box::new(io::BufReader::with_capacity(1 << 16, f)),
-    };
     let mut canon = match job.canon.as_deref() {
         Some(name) => match crate::canon::profile(name, &[]) {
             Ok(p) => Some(Canonicalizer::new(p)),
@@ -138,37 +131,98 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
             false
         }
     };
-    for r in Reader::from_read(reader, Options::default()) {
-        counts.records.fetch_add(1, Ordering::Relaxed);
-        match r {
-            Ok(record) => {
-                let id = format!("{}:{}", job.name, record.offset);
-                record_links(&record, &id, &mut extractor, canon.as_mut(), &mut cols);
+    // A bad record or an unreadable file: kept, or the end under `strict`
+    // (after the rows before it). `false`: stop.
+    let report = |msg: String, counter: &AtomicU64, cols: &mut LinkColumns| {
+        if job.strict {
+            if cols.rows() > 0 && !send(cols) {
+                return false;
             }
-            Err(e) => {
-                let msg = format!("{}: {e}", job.name);
-                if job.strict {
-                    if cols.rows() > 0 && !send(&mut cols) {
-                        return;
-                    }
-                    let _ = tx.send(Message::Failed(msg));
+            let _ = tx.send(Message::Failed(msg));
+            return false;
+        }
+        counter.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut errors) = counts.errors.lock()
+            && errors.len() < ERRORS_KEPT
+        {
+            errors.push(msg);
+        }
+        true
+    };
+    let files: Vec<(String, Opened)> = match job.source {
+        Source::File(f) => vec![(
+            job.name.clone(),
+            Ok(Box::new(io::BufReader::with_capacity(1 << 16, f))),
+        )],
+        Source::Paths(paths) => {
+            // One readable file at least, or the first error is the end.
+            if !paths.iter().any(Result::is_ok) {
+                let msg = match paths.into_iter().find_map(Result::err) {
+                    Some(msg) => msg,
+                    None => format!("{}: no WARC/ARC file found", job.name),
+                };
+                let _ = tx.send(Message::Failed(msg));
+                return;
+            }
+            paths
+                .into_iter()
+                .map(|p| match p {
+                    Ok(p) => (p.display().to_string(), open(&p)),
+                    Err(msg) => (String::new(), Err(msg)),
+                })
+                .collect()
+        }
+    };
+    for (name, reader) in files {
+        let reader = match reader {
+            Ok(r) => r,
+            Err(msg) => {
+                if !report(msg, &counts.unreadable, &mut cols) {
                     return;
                 }
-                counts.bad_records.fetch_add(1, Ordering::Relaxed);
-                if let Ok(mut errors) = counts.errors.lock()
-                    && errors.len() < ERRORS_KEPT
-                {
-                    errors.push(msg);
+                continue;
+            }
+        };
+        for r in Reader::from_read(reader, Options::default()) {
+            counts.records.fetch_add(1, Ordering::Relaxed);
+            match r {
+                Ok(record) => {
+                    let id = format!("{name}:{}", record.offset);
+                    record_links(&record, &id, &mut extractor, canon.as_mut(), &mut cols);
+                }
+                Err(e) => {
+                    if !report(format!("{name}: {e}"), &counts.bad_records, &mut cols) {
+                        return;
+                    }
                 }
             }
-        }
-        if cols.rows() >= batch_rows && !send(&mut cols) {
-            return;
+            if cols.rows() >= batch_rows && !send(&mut cols) {
+                return;
+            }
         }
     }
     if cols.rows() > 0 {
         send(&mut cols);
     }
+}
+
+/// An input opened for reading, or why it cannot be.
+type Opened = Result<Box<dyn Read>, String>;
+
+/// A WARC/ARC file, buffered; an error is its message.
+fn open(path: &std::path::Path) -> Opened {
+    match std::fs::File::open(path) {
+        Ok(f) => Ok(Box::new(io::BufReader::with_capacity(1 << 16, f))),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The files a path argument names: a file, a directory walked for
+/// WARC/ARC files, or a glob (as `spinneret links` takes them), each part
+/// that yields nothing as its message.
+fn expand(arg: &str, out: &mut Vec<Result<PathBuf, String>>) {
+    let found = spinneret_warc::discover::Discover::default().expand(arg);
+    out.extend(found.into_iter().map(|r| r.map_err(|e| e.to_string())));
 }
 
 /// Appends the links of `record` (identified as `id`, `FILE:OFFSET`) to
@@ -336,6 +390,13 @@ impl LinkBatches {
         self.counts.bad_records.load(Ordering::Relaxed)
     }
 
+    /// Inputs that could not be read (missing, unreadable, a glob
+    /// matching nothing), so far; their messages are in `errors`.
+    #[getter]
+    fn unreadable(&self) -> u64 {
+        self.counts.unreadable.load(Ordering::Relaxed)
+    }
+
     /// The first bad records' messages (`FILE: offset N: what`).
     #[getter]
     fn errors(&self) -> Vec<String> {
@@ -372,13 +433,17 @@ impl LinkBatches {
     }
 }
 
-/// Every link of a WARC/ARC file (plain, gzip per record or whole file,
+/// Every link of WARC/ARC files (plain, gzip per record or whole file,
 /// zstd) as Arrow record batches of at most `batch_rows` rows: the columns
 /// of `spinneret links` plus each record's `offset` and HTTP `status`.
-/// `source` is a path or a binary file object (`open(p, "rb")`, a stream
-/// from fsspec or boto3). With `canon` (a profile name), targets are
-/// canonicalized. Bad records are counted (`.bad_records`, `.errors`) and
-/// skipped; with `strict`, the first raises `ValueError`.
+/// `source` is a path — a file, a directory (walked recursively for files
+/// named like WARC/ARC files, sorted, hidden entries skipped) or a glob —,
+/// a list of such paths, or a binary file object (`open(p, "rb")`, a
+/// stream from fsspec or boto3). With `canon` (a profile name), targets
+/// are canonicalized. Bad records are counted (`.bad_records`, `.errors`)
+/// and skipped, and so are inputs that cannot be read (`.unreadable`,
+/// `.errors`) when another can; with `strict`, the first raises
+/// `ValueError`.
 #[pyfunction]
 #[pyo3(signature = (source, canon = None, batch_rows = 65536, strict = false))]
 pub fn warc_links(
@@ -395,7 +460,15 @@ pub fn warc_links(
     }
     let (source, name) = if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.display().to_string();
-        (Source::Path(path), name)
+        let mut paths = Vec::new();
+        expand(&name, &mut paths);
+        (Source::Paths(paths), name)
+    } else if let Ok(list) = source.extract::<Vec<PathBuf>>() {
+        let mut paths = Vec::new();
+        for p in &list {
+            expand(&p.display().to_string(), &mut paths);
+        }
+        (Source::Paths(paths), "[paths]".to_owned())
     } else if source.hasattr("read")? {
         if source.hasattr("closed")? && source.getattr("closed")?.is_truthy()? {
             return Err(PyValueError::new_err("I/O operation on closed file"));
@@ -407,7 +480,7 @@ pub fn warc_links(
         (Source::File(PyFile(source.clone().unbind())), name)
     } else {
         return Err(PyTypeError::new_err(format!(
-            "warc_links() takes a path or a binary file object, not {}",
+            "warc_links() takes a path, a list of paths or a binary file object, not {}",
             source.get_type().name()?
         )));
     };

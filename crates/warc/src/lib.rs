@@ -73,6 +73,7 @@ pub mod ahead;
 mod arc_header;
 mod body;
 mod container;
+pub mod discover;
 mod error;
 pub mod http;
 mod inflate;
