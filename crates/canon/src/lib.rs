@@ -44,8 +44,9 @@
 //!
 //! Modules: `rules` (the steps), `profile` (built-ins, TOML, edits),
 //! `parts` (the editable URL), `surt` (Internet Archive canonicalizer, SURT,
-//! SSURT), `safebrowsing` (Google), `lenient` (the raw splitter those two
-//! use), `percent`, `key` (128-bit key hashes), `eval` (the paper's metrics),
+//! SSURT), `surt_options` (the PyPI `surt` package's options and
+//! canonicalizer choices over that engine), `safebrowsing` (Google),
+//! `lenient` (the raw splitter those two use), `percent`, `key` (128-bit key hashes), `eval` (the paper's metrics),
 //! `simhash` (near-duplicate content keys), `report` (tables and the HTML
 //! report).
 
@@ -64,6 +65,7 @@ pub mod report;
 pub mod safebrowsing;
 pub mod simhash;
 pub mod surt;
+pub mod surt_options;
 
 pub use key::KeyHash;
 pub use parts::Parts;

@@ -22,11 +22,19 @@
 //! `filedesc:`, `warcinfo:` and authority-less URLs (`dns:example.com`) are
 //! their own key; the empty input's key is `-`.
 //!
+//! [`surt_with`] is the same engine with every option and canonicalizer
+//! choice of the PyPI `surt` package (module [`crate::surt_options`]);
+//! [`ia_canonicalize`] is it with the defaults.
+//!
 //! [`ssurt`] is urlcanon's "SSURT" variant, which keeps every component.
 
 use crate::lenient::{self, RawUrl};
 use crate::rules::is_aspnet_session_segment;
-use crate::safebrowsing::{self, parse_ipv4};
+use crate::safebrowsing::parse_ipv4;
+use crate::surt_options::{self, Step};
+pub use crate::surt_options::{
+    SurtCanonicalizer, SurtOptionError, SurtOptions, registrable_domain, surt_string, surt_with,
+};
 
 /// The Internet Archive canonical URL and its SURT key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,118 +52,18 @@ pub struct IaCanonical {
 /// nothing is read back and canonicalized again, so that the result is a
 /// fixed point.
 pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {
-    let mut canonical = ia_canonicalize_once(input);
-    for _ in 0..safebrowsing::MAX_EMPTY_HOST_READINGS {
-        match safebrowsing::empty_host_reading(&canonical.url) {
-            Some(again) => canonical = ia_canonicalize_once(again.as_bytes()),
-            None => break,
-        }
-    }
-    canonical
-}
-
-fn ia_canonicalize_once(input: &[u8]) -> IaCanonical {
-    let cleaned = safebrowsing::clean(input);
-    if cleaned.is_empty() {
-        return IaCanonical {
-            url: String::new(),
-            surt: "-".into(),
-        };
-    }
-    let lower = cleaned.to_ascii_lowercase();
-    if lower.starts_with(b"filedesc:") || lower.starts_with(b"warcinfo:") {
-        // ARC/WARC file records: their own key, as written.
-        let s = String::from_utf8_lossy(&cleaned).into_owned();
-        return IaCanonical {
-            url: s.clone(),
-            surt: s,
-        };
-    }
-    // `http://http://host/` → `http://host/`: IA collapses repeated
-    // `http(s)://` prefixes to the last one.
-    let mut cleaned = &cleaned[..];
-    while let Some(rest) = strip_http_prefix(cleaned)
-        && strip_http_prefix(rest).is_some()
-    {
-        cleaned = rest;
-    }
-    let raw = lenient::split(cleaned);
-    if !raw.has_authority {
-        let s = safebrowsing::canonicalize(cleaned);
-        return IaCanonical {
-            url: s.clone(),
-            surt: s,
-        };
-    }
-    let c = safebrowsing::canonical_parts(&raw);
-    // Every piece is ASCII after Safe Browsing escaping.
-    let text = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
-    let scheme = text(&c.scheme);
-    // The host is lower-cased after escaping, escapes included (`%c3`).
-    let mut host = text(&c.host).to_ascii_lowercase();
-    if !c.host_is_ip {
-        let len = host.len();
-        massage_host(&mut host);
-        // What is left may be an IPv4 address in another form (`www.3`);
-        // it is normalized as step 1 would, so that the result is a fixed
-        // point (IA's own keys differ here: it massages after step 1).
-        if host.len() != len
-            && let Some(ip) = parse_ipv4(host.as_bytes())
-        {
-            host = std::net::Ipv4Addr::from(ip).to_string();
-        }
-    }
-    let port = c.port.as_deref().map(text).filter(|p| {
-        !matches!(
-            (scheme.as_str(), p.as_str()),
-            ("http", "80") | ("https", "443")
-        )
-    });
-    let mut path = strip_path_session_id(&text(&c.path)).to_ascii_lowercase();
-    while path.len() > 1 && path.ends_with('/') {
-        path.pop();
-    }
-    let query = c.query.as_deref().map(text).and_then(|q| {
-        // Lower-casing first gives the same result (IA's patterns ignore case).
-        let q = alpha_reorder_query(&strip_query_session_id(&q.to_ascii_lowercase()));
-        (!q.is_empty()).then_some(q)
-    });
-    let mut url = format!("{scheme}://{host}");
-    // IPv4 addresses are reversed too (`4,3,2,1)`), as in CDX indexes;
-    // IPv6 stays in its brackets.
-    let mut surt = if host.starts_with('[') {
-        host.clone()
-    } else {
-        // Labels reversed as they are (a comma inside one stays a comma).
-        host.rsplit('.').collect::<Vec<_>>().join(",")
+    // The `surt` package's default canonicalizer and options: one
+    // pipeline (`surt_options`), so that its options change only what
+    // they name.
+    let k = surt_options::canonicalize(input, &[Step::Google, Step::Ia], &SurtOptions::default());
+    let text = |v: Vec<u8>| match String::from_utf8(v) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
-    if let Some(p) = &port {
-        url.push(':');
-        url.push_str(p);
-        surt.push(':');
-        surt.push_str(p);
+    IaCanonical {
+        url: text(k.url),
+        surt: text(k.key),
     }
-    surt.push(')');
-    url.push_str(&path);
-    // The key has IA's raw `?` where unescaping made one inside the path;
-    // the URL keeps `%3f` there, so that it reads back as the same path
-    // (and canonicalizing it again gives it back, and the same key).
-    surt.push_str(&path.replace("%3f", "?"));
-    for s in [&mut url, &mut surt] {
-        if let Some(q) = &query {
-            s.push('?');
-            s.push_str(q);
-        }
-    }
-    IaCanonical { url, surt }
-}
-
-/// The rest after a leading `http://` or `https://` (ASCII case-insensitive).
-fn strip_http_prefix(s: &[u8]) -> Option<&[u8]> {
-    [&b"http://"[..], b"https://"]
-        .into_iter()
-        .find(|p| s.len() >= p.len() && s[..p.len()].eq_ignore_ascii_case(p))
-        .map(|p| &s[p.len()..])
 }
 
 /// The SURT form of a host and the rest of an already-canonical URL
@@ -196,23 +104,37 @@ pub(crate) fn surt_key(
 /// a parameter without `=` before one with the same name and a value;
 /// empty parameters kept (`a=1&` → `&a=1`).
 pub fn alpha_reorder_query(query: &str) -> String {
-    let mut params: Vec<(&str, Option<&str>)> = query
-        .split('&')
-        .map(|p| p.split_once('=').map_or((p, None), |(n, v)| (n, Some(v))))
+    ascii_cut(alpha_reorder_query_bytes(query.as_bytes()))
+}
+
+/// [`alpha_reorder_query`] on bytes (parameters compared bytewise).
+pub(crate) fn alpha_reorder_query_bytes(query: &[u8]) -> Vec<u8> {
+    let mut params: Vec<(&[u8], Option<&[u8]>)> = query
+        .split(|&b| b == b'&')
+        .map(|p| match p.iter().position(|&b| b == b'=') {
+            Some(i) => (&p[..i], Some(&p[i + 1..])),
+            None => (p, None),
+        })
         .collect();
     params.sort_unstable();
-    let mut out = String::with_capacity(query.len());
+    let mut out = Vec::with_capacity(query.len());
     for (i, (n, v)) in params.iter().enumerate() {
         if i > 0 {
-            out.push('&');
+            out.push(b'&');
         }
-        out.push_str(n);
+        out.extend_from_slice(n);
         if let Some(v) = v {
-            out.push('=');
-            out.push_str(v);
+            out.push(b'=');
+            out.extend_from_slice(v);
         }
     }
     out
+}
+
+/// Text from bytes that a function cut or joined only at ASCII bytes of
+/// valid UTF-8 (so still valid UTF-8).
+fn ascii_cut(v: Vec<u8>) -> String {
+    String::from_utf8(v).expect("cut at ASCII bytes of UTF-8 text")
 }
 
 /// The Internet Archive's query session-id removal: for each of
@@ -222,10 +144,17 @@ pub fn alpha_reorder_query(query: &str) -> String {
 /// cut out together with that `&` — anywhere in the query, as IA's
 /// `^(.*)(?:…)(?:&(.*))?$` patterns do (so `a=1&sid=…` leaves `a=1&`).
 pub fn strip_query_session_id(query: &str) -> String {
+    ascii_cut(strip_query_session_id_bytes(query.as_bytes()))
+}
+
+/// [`strip_query_session_id`] on bytes (names matched ASCII
+/// case-insensitively).
+pub(crate) fn strip_query_session_id_bytes(query: &[u8]) -> Vec<u8> {
     let mut q = query.to_owned();
     // Every pattern contains `id=` or `aspsessionid`: most queries have neither.
     let lower = query.to_ascii_lowercase();
-    if !lower.contains("id=") && !lower.contains("aspsessionid") {
+    let has = |n: &[u8]| lower.windows(n.len()).any(|w| w == n);
+    if !has(b"id=") && !has(b"aspsessionid") {
         return q;
     }
     for pattern in [
@@ -235,13 +164,20 @@ pub fn strip_query_session_id(query: &str) -> String {
         SessionPattern::Asp,
         SessionPattern::ColdFusion,
     ] {
-        let b = q.as_bytes();
+        let b = &q[..];
         let found = (0..b.len())
             .rev()
             .find_map(|p| pattern.match_at(b, p).map(|end| (p, end)));
         if let Some((p, end)) = found {
-            let rest = if end < b.len() { &q[end + 1..] } else { "" };
-            q = format!("{}{}", &q[..p], rest);
+            let rest = if end < b.len() {
+                &b[end + 1..]
+            } else {
+                &[][..]
+            };
+            let mut cut = Vec::with_capacity(p + rest.len());
+            cut.extend_from_slice(&b[..p]);
+            cut.extend_from_slice(rest);
+            q = cut;
         }
     }
     q
@@ -295,10 +231,15 @@ impl SessionPattern {
 /// session segment (`/(S(x24))/` or `/(x24)/`, `x24` = 24 letters or digits)
 /// before a path ending in `.aspx`, as IA's `stripPathSessionID` patterns.
 pub fn strip_path_session_id(path: &str) -> String {
-    if !path.contains("/(") {
-        return path.to_owned();
+    ascii_cut(strip_path_session_id_bytes(path.as_bytes()))
+}
+
+/// [`strip_path_session_id`] on bytes.
+pub(crate) fn strip_path_session_id_bytes(b: &[u8]) -> Vec<u8> {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    if find(b, b"/(").is_none() {
+        return b.to_owned();
     }
-    let b = path.as_bytes();
     // `^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^?]+\.aspx.*)$` and
     // `^(.*/)(\([0-9a-z]{24}\)/)([^?]+\.aspx.*)$`, case-insensitive; the
     // greedy `(.*/)` takes the last such segment.
@@ -306,26 +247,32 @@ pub fn strip_path_session_id(path: &str) -> String {
         if start == 0 || b[start - 1] != b'/' || b[start] != b'(' {
             continue;
         }
-        let Some(close) = path[start..].find(")/").map(|i| start + i) else {
+        let Some(close) = find(&b[start..], b")/").map(|i| start + i) else {
             continue;
         };
-        if !is_aspnet_session_segment(&path[start..=close], is_ia_session_id) {
+        // A session segment is ASCII.
+        let Ok(segment) = std::str::from_utf8(&b[start..=close]) else {
+            continue;
+        };
+        if !is_aspnet_session_segment(segment, is_ia_session_id) {
             continue;
         }
-        let rest = &path[close + 2..];
-        let before_query = rest.split('?').next().unwrap_or("");
-        if before_query.is_empty() || !rest.to_ascii_lowercase().contains(".aspx") {
-            continue;
-        }
-        // `[^?]+\.aspx`: `.aspx` must come before any `?`.
+        let rest = &b[close + 2..];
+        // `[^?]+\.aspx`: `.aspx` must come after at least one byte and
+        // before any `?`.
         let lower = rest.to_ascii_lowercase();
-        let aspx = lower.find(".aspx").expect("checked");
-        if rest[..aspx].contains('?') || aspx == 0 {
+        let Some(aspx) = find(&lower, b".aspx") else {
+            continue;
+        };
+        if aspx == 0 || rest[..aspx].contains(&b'?') {
             continue;
         }
-        return format!("{}{}", &path[..start], rest);
+        let mut out = Vec::with_capacity(b.len());
+        out.extend_from_slice(&b[..start]);
+        out.extend_from_slice(rest);
+        return out;
     }
-    path.to_owned()
+    b.to_owned()
 }
 
 /// IA's session id: 24 ASCII letters or digits.
@@ -335,13 +282,25 @@ fn is_ia_session_id(s: &str) -> bool {
 
 /// The Internet Archive's host massage: strip a leading `www` or `wwwN` label.
 pub fn massage_host(host: &mut String) {
-    let b = host.as_bytes();
-    if b.starts_with(b"www") {
-        let digits = b[3..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if b.get(3 + digits) == Some(&b'.') {
-            host.drain(..4 + digits);
-        }
+    if let Some(n) = www_label_len(host.as_bytes()) {
+        host.drain(..n);
     }
+}
+
+/// [`massage_host`] on bytes.
+pub(crate) fn massage_host_bytes(host: &mut Vec<u8>) {
+    if let Some(n) = www_label_len(host) {
+        host.drain(..n);
+    }
+}
+
+/// The length of a leading `www.` or `wwwN.` (N digits).
+fn www_label_len(b: &[u8]) -> Option<usize> {
+    if !b.starts_with(b"www") {
+        return None;
+    }
+    let digits = b[3..].iter().take_while(|c| c.is_ascii_digit()).count();
+    (b.get(3 + digits) == Some(&b'.')).then_some(4 + digits)
 }
 
 fn reverse_labels(host: &str, trailing_comma: bool) -> String {
@@ -360,20 +319,12 @@ fn reverse_labels(host: &str, trailing_comma: bool) -> String {
     out
 }
 
-/// How [`surt`] writes a key.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SurtOptions {
-    /// Keep the scheme: `http://(com,example,)/` (Heritrix form) instead of
-    /// `com,example,)/` (CDX form).
-    pub with_scheme: bool,
-    /// End the host with a comma (`com,example,`), as Heritrix does.
-    pub trailing_comma: bool,
-}
-
 /// The SURT form of `url` as written (no canonicalization; userinfo is
 /// dropped, everything else kept): `http://(org,example,foo,:81)/p?q#f`
 /// with scheme and trailing comma. An IP address host is not reversed. URLs
-/// without an authority are returned unchanged.
+/// without an authority are returned unchanged. Of `opts` it reads only
+/// `with_scheme` and `trailing_comma` (the Internet Archive's key with
+/// every option is [`surt_with`]).
 pub fn surt(url: &str, opts: SurtOptions) -> String {
     let u = lenient::split(url.as_bytes());
     if !u.has_authority || u.scheme.is_empty() {

@@ -184,6 +184,7 @@ fn urlcanon_expectations() {
                     surt::SurtOptions {
                         with_scheme: true,
                         trailing_comma: true,
+                        ..surt::SurtOptions::default()
                     },
                 ),
                 "surtWithoutScheme" => surt::surt(
@@ -191,6 +192,7 @@ fn urlcanon_expectations() {
                     surt::SurtOptions {
                         with_scheme: false,
                         trailing_comma: true,
+                        ..surt::SurtOptions::default()
                     },
                 ),
                 "surtWithoutTrailingComma" => surt::surt(
@@ -198,6 +200,7 @@ fn urlcanon_expectations() {
                     surt::SurtOptions {
                         with_scheme: true,
                         trailing_comma: false,
+                        ..surt::SurtOptions::default()
                     },
                 ),
                 other => panic!("unmapped group ssurt/{other}"),
