@@ -8,6 +8,8 @@
 use crate::eval::{Evaluation, Metrics};
 use std::fmt::Write;
 
+mod labels;
+
 /// What the evaluation ran on (for headings).
 #[derive(Clone, Debug, Default)]
 pub struct Context {
@@ -122,8 +124,36 @@ fn scatter(evals: &[Evaluation]) -> String {
         * 1.1;
     let px = |x: f64| pad + x / max_x * (w - 2.0 * pad);
     let py = |y: f64| h - pad - y / max_y * (h - 2.0 * pad);
-    let mut s =
-        format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img">"#);
+    let points: Vec<(String, f64, f64)> = evals
+        .iter()
+        .map(|e| {
+            let (x, y) = (e.exact.coverage_loss_rate, e.exact.redundancy_rate);
+            (e.name.clone(), px(x), py(y))
+        })
+        .collect();
+    // Labels stay inside the axes (right of the y axis, above the x axis);
+    // those that find no room there go to a column at the right.
+    let area = labels::Rect {
+        x0: pad + 1.0,
+        y0: 4.0,
+        x1: w - 8.0,
+        y1: h - pad - 1.0,
+    };
+    let column_x = w + 8.0;
+    let (placed, bottom) = labels::place(&points, area, column_x);
+    let column_w = placed
+        .iter()
+        .filter(|l| l.in_column)
+        .map(|l| l.bbox.x1 - column_x)
+        .fold(0.0, f64::max);
+    let (svg_w, svg_h) = if column_w > 0.0 {
+        (column_x + column_w + 8.0, h.max(bottom + 4.0))
+    } else {
+        (w, h)
+    };
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{svg_w:.0}" height="{svg_h:.0}" role="img">"#
+    );
     let _ = write!(
         s,
         r#"<line x1="{pad}" y1="{0}" x2="{1}" y2="{0}" stroke="black"/><line x1="{pad}" y1="{pad}" x2="{pad}" y2="{0}" stroke="black"/><text x="{2}" y="{3}" font-size="12" text-anchor="middle">coverage loss rate (max {4})</text><text x="12" y="{5}" font-size="12" transform="rotate(-90 12 {5})" text-anchor="middle">redundancy rate (max {6})</text>"#,
@@ -139,15 +169,48 @@ fn scatter(evals: &[Evaluation]) -> String {
         let (x, y) = (px(e.exact.coverage_loss_rate), py(e.exact.redundancy_rate));
         let _ = write!(
             s,
-            r##"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="#3b7dd8"><title>{0}: redundancy {1}, coverage loss {2}</title></circle><text x="{3:.1}" y="{4:.1}" font-size="10">{0}</text>"##,
+            r##"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="#3b7dd8"><title>{0}: redundancy {1}, coverage loss {2}</title></circle>"##,
             esc(&e.name),
             pct(e.exact.redundancy_rate),
             pct(e.exact.coverage_loss_rate),
-            x + 6.0,
-            y - 4.0
+        );
+    }
+    for l in &placed {
+        if l.in_column {
+            let _ = write!(
+                s,
+                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#aaa" stroke-width="0.7"/>"##,
+                l.point.0 + 4.0,
+                l.point.1,
+                l.bbox.x0 - 2.0,
+                (l.bbox.y0 + l.bbox.y1) / 2.0
+            );
+        }
+        let _ = write!(
+            s,
+            r#"<text class="label" x="{:.1}" y="{:.1}" font-size="{}"><title>{}</title>{}</text>"#,
+            l.bbox.x0,
+            l.bbox.y1 - 3.0,
+            labels::FONT,
+            esc(&l.names.join(", ")),
+            esc(&l.text)
         );
     }
     s.push_str("</svg>");
+    s
+}
+
+/// The inputs, collapsed to their count: `<details>` opens the list.
+fn inputs_list(inputs: &[String]) -> String {
+    let mut s = format!(
+        "<details><summary>{} input file{}</summary><ul>",
+        inputs.len(),
+        if inputs.len() == 1 { "" } else { "s" }
+    );
+    for i in inputs {
+        let _ = write!(s, "<li><code>{}</code></li>", esc(i));
+    }
+    s.push_str("</ul></details>");
     s
 }
 
@@ -165,13 +228,13 @@ pub fn html(
     );
     let _ = writeln!(
         s,
-        "<p>Inputs: {}. {} distinct URLs; {} repeated captures ignored; {} records skipped. \
+        "<p>{} distinct URLs; {} repeated captures ignored; {} records skipped. \
          Metrics of Lee, Kim &amp; Hong (2005): redundancy rate Σ(n−un)/Σn and coverage loss rate \
-         1 − D<sub>downloaded</sub>/Σun over the groups of ≥ 2 URLs sharing a key.</p>",
-        esc(&ctx.inputs.join(", ")),
+         1 − D<sub>downloaded</sub>/Σun over the groups of ≥ 2 URLs sharing a key.</p>\n{}",
         ctx.urls,
         ctx.repeated_captures,
-        ctx.skipped
+        ctx.skipped,
+        inputs_list(&ctx.inputs)
     );
     s.push_str("<h2>All policies</h2>\n");
     s.push_str(&scatter(evals));
@@ -244,6 +307,7 @@ mod tests {
             (n == "safe").then(|| "the default".to_string())
         });
         assert!(h.contains("<h3>safe</h3>") && h.contains("a&lt;b") && h.contains("the default"));
+        assert!(h.contains("<details><summary>1 input file</summary><ul><li><code>x.warc</code>"));
         assert_eq!(h.matches("<svg").count(), 3);
     }
 }
