@@ -107,11 +107,21 @@ pub struct CanonEvalArgs {
     /// `.cdxj`), or TSV files with a header naming a URL column
     /// (`target_uri`, `url` or `original`) and a digest column
     /// (`payload_digest` or `digest`); glob patterns, and directories
-    /// (walked for WARC/ARC files and CDX/CDXJ indexes, by name). An input
-    /// that cannot be read is reported and the rest evaluated; the exit
-    /// code is then 1.
-    #[arg(value_name = "INPUT", required = true)]
+    /// (walked for WARC/ARC files and CDX/CDXJ indexes, by name), or `-`
+    /// for a WARC/ARC stream on standard input. An input that cannot be
+    /// read is reported and the rest evaluated; the exit code is then 1.
+    #[arg(value_name = "INPUT", required_unless_present = "manifest")]
     pub inputs: Vec<String>,
+
+    /// A list of inputs, one path a line, plain or gzip (Common Crawl's
+    /// `warc.paths.gz`; `#` comments and blank lines skipped).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+
+    /// The directory the manifest's relative paths are relative to
+    /// (default: the manifest's directory).
+    #[arg(long, value_name = "DIR", requires = "manifest")]
+    pub dir: Option<PathBuf>,
 
     /// In directories, also take files of other names whose content starts
     /// like a WARC or ARC file.

@@ -160,7 +160,8 @@ pub fn visible_text(body: &[u8]) -> String {
     text
 }
 
-/// Reads the captures of one WARC/ARC file, in record order (a revisit
+/// Reads the captures of one WARC/ARC file (`-`: standard input), in
+/// record order (a revisit
 /// whose `WARC-Refers-To` record comes later in the file is resolved at the
 /// end, and keeps its place).
 pub fn read_warc(
@@ -169,10 +170,15 @@ pub fn read_warc(
     counts: &mut ReadCounts,
     out: &mut Vec<Capture>,
 ) -> Result<(), Error> {
-    let file = std::fs::File::open(path).map_err(|e| Error::Input {
-        path: path.display().to_string(),
-        source: e,
-    })?;
+    let file: Box<dyn std::io::Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| Error::Input {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        Box::new(file)
+    };
     let mut by_id: HashMap<String, String> = HashMap::new();
     /// A capture whose digest may still have to be looked up.
     struct Pending {
@@ -551,21 +557,42 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
         sniff: args.sniff,
         indexes: true,
     };
+    let mut sources = Vec::new();
+    for i in &args.inputs {
+        sources.extend(crate::input::expand_input(i, discover));
+    }
+    if let Some(m) = &args.manifest {
+        let dir = match &args.dir {
+            Some(d) => d.clone(),
+            None => m.parent().map(Path::to_owned).unwrap_or_default(),
+        };
+        sources.extend(crate::input::manifest_sources(m, &dir, discover)?);
+    }
+    if sources.is_empty() {
+        return Err(Error::NoInput);
+    }
     let mut paths = Vec::new();
     let mut unreadable = Vec::new();
-    for i in &args.inputs {
-        for src in crate::input::expand_input(i, discover) {
-            match src {
-                crate::input::Source::Warc(p) => paths.push(p),
-                crate::input::Source::Unreadable { name, what } => {
-                    unreadable.push(format!("{name}: {what}"));
-                }
-                _ => {
-                    return Err(Error::Input {
-                        path: i.clone(),
-                        source: std::io::Error::other("canon-eval reads files, not standard input"),
-                    });
-                }
+    for src in sources {
+        match src {
+            crate::input::Source::Warc(p) => paths.push(p),
+            crate::input::Source::Stdin => paths.push(PathBuf::from("-")),
+            crate::input::Source::Unreadable { name, what } => {
+                unreadable.push(format!("{name}: {what}"));
+            }
+            crate::input::Source::Html { path, .. } => {
+                return Err(Error::Input {
+                    path: path.display().to_string(),
+                    source: std::io::Error::other(
+                        "canon-eval reads crawl files and indexes, not HTML pages",
+                    ),
+                });
+            }
+            crate::input::Source::Pages(_) => {
+                return Err(Error::Manifest {
+                    path: args.manifest.as_ref().map(|m| m.display().to_string()).unwrap_or_default(),
+                    what: "a manifest of HTML pages has no payload digests: list WARC/ARC files or indexes".to_owned(),
+                });
             }
         }
     }

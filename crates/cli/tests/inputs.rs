@@ -191,3 +191,62 @@ fn a_manifest_of_paths_plain_or_gzip_and_standard_input() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+fn canon_eval(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spinneret"))
+        .args(["canon-eval", "--profile", "safe"])
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn canon_eval_takes_folders_manifests_and_standard_input() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample.warc.gz");
+    let d = tmpdir("canon-eval");
+    std::fs::create_dir_all(d.join("w")).unwrap();
+    std::fs::copy(&sample, d.join("w/a.warc.gz")).unwrap();
+    let file = canon_eval(&[os(&sample)], None);
+    assert!(file.status.success(), "{file:?}");
+    let table = |o: &Output| {
+        // The table without its inputs line (names differ).
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| {
+                !l.contains("sample.warc.gz") && !l.contains("a.warc.gz") && !l.starts_with("input")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let folder = canon_eval(&[os(&d.join("w"))], None);
+    assert!(folder.status.success(), "{folder:?}");
+    assert_eq!(table(&folder), table(&file));
+    std::fs::write(d.join("list"), "w/a.warc.gz\n").unwrap();
+    let listed = canon_eval(&["--manifest".as_ref(), os(&d.join("list"))], None);
+    assert!(listed.status.success(), "{listed:?}");
+    assert_eq!(table(&listed), table(&file));
+    let piped = canon_eval(&["-".as_ref()], Some(&std::fs::read(&sample).unwrap()));
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(table(&piped), table(&file));
+    // A missing input: reported, the rest evaluated, exit code 1.
+    let missing = canon_eval(&[os(&d.join("gone.warc")), os(&sample)], None);
+    assert_eq!(missing.status.code(), Some(1), "{missing:?}");
+    assert_eq!(table(&missing), table(&file));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("cannot read") && stderr.contains("gone.warc"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
