@@ -180,7 +180,7 @@ impl LineOut for StreamOut<'_, '_> {
             return;
         };
         if fresh && matches!(self.state, Ok(true)) {
-            parquet.stream.push(fields);
+            parquet.push_streamed(fields);
             self.written += 1;
             if parquet.stream_full() {
                 self.state = parquet_written(parquet.write_stream(&mut *self.w));

@@ -4,6 +4,8 @@
 //! `--threads` and `--batch`; pages streamed by the writing thread (over
 //! their budget, or over the pipeline's `STREAM_PAYLOAD`) included.
 
+#![cfg(feature = "parquet")]
+
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
