@@ -440,7 +440,7 @@ fn once(input: &[u8], steps: &[Step], options: &SurtOptions) -> Keyed {
             verbatim: false,
         };
     }
-    let mut p = Pieces::split(&raw, text.ends_with(b"?"));
+    let mut p = Pieces::split(&raw, text);
     for step in steps {
         match step {
             Step::Google => p.google(),
@@ -460,6 +460,30 @@ pub(crate) fn strip_http_prefix(s: &[u8]) -> Option<&[u8]> {
         .into_iter()
         .find(|p| s.len() >= p.len() && s[..p.len()].eq_ignore_ascii_case(p))
         .map(|p| &s[p.len()..])
+}
+
+/// Whether the package's parser reads this URL's host from its path:
+/// a scheme starting with `http` (as written; none means `http://`) whose
+/// `//` authority is missing or empty (`http:/a`, `http:///a/b`, `/a`).
+/// It then keeps that host's case and gives the path at least a `/`.
+fn host_read_from_path(scheme: &[u8], text: &[u8]) -> bool {
+    let rest = if scheme.is_empty() {
+        // `http://` + text: the authority is empty when text starts with
+        // `/` (and the path is then not empty).
+        return text.first() == Some(&b'/');
+    } else if scheme.starts_with(b"http") {
+        &text[scheme.len() + 1..]
+    } else {
+        return false;
+    };
+    let ends_authority = |b: Option<&u8>| matches!(b, None | Some(b'/' | b'?' | b'#'));
+    let path = match rest.strip_prefix(b"//") {
+        Some(after) if !ends_authority(after.first()) => return false,
+        Some(after) => after,
+        None => rest,
+    };
+    // The path must not be empty.
+    !matches!(path.first(), None | Some(b'?' | b'#'))
 }
 
 /// The pieces of a URL with an authority, as the steps edit them. An
@@ -483,9 +507,29 @@ struct Pieces {
 }
 
 impl Pieces {
-    fn split(raw: &RawUrl<'_>, ends_with_question_mark: bool) -> Pieces {
+    /// The pieces of `raw`, the split of `text`.
+    fn split(raw: &RawUrl<'_>, text: &[u8]) -> Pieces {
         let non_empty = |s: Option<&[u8]>| s.filter(|s| !s.is_empty()).map(<[u8]>::to_vec);
         let query = non_empty(raw.query);
+        let from_path = host_read_from_path(raw.scheme, text);
+        let mut host = raw.host.to_vec();
+        if !from_path {
+            // The package's parser lower-cases the host whatever the
+            // canonicalizer, as urllib's `hostname` does: up to its first
+            // `%` (a zone id would follow it). Google's step lower-cases
+            // all of it anyway.
+            let end = host.iter().position(|&b| b == b'%').unwrap_or(host.len());
+            host[..end].make_ascii_lowercase();
+        }
+        let mut path = Vec::with_capacity(raw.path.len() + 1);
+        // A path after an authority starts with `/`: our split ends the
+        // host at a backslash too (`http://a.b\c` has the path `/\c`,
+        // as Google's step writes it), and a host read from the path
+        // leaves at least `/`.
+        if (from_path && raw.path.is_empty()) || raw.path.first().is_some_and(|&b| b != b'/') {
+            path.push(b'/');
+        }
+        path.extend_from_slice(raw.path);
         Pieces {
             scheme: if raw.scheme.is_empty() {
                 b"http".to_vec()
@@ -493,13 +537,11 @@ impl Pieces {
                 raw.scheme.to_vec()
             },
             userinfo: raw.userinfo.map(<[u8]>::to_vec),
-            // The package's parser lower-cases the host (ASCII) whatever
-            // the canonicalizer; Google's step lower-cases it anyway.
-            host: raw.host.to_ascii_lowercase(),
+            host,
             host_is_ip: false,
             port: non_empty(raw.port),
-            path: raw.path.to_vec(),
-            last_delimiter: ends_with_question_mark && query.is_none(),
+            path,
+            last_delimiter: text.ends_with(b"?") && query.is_none(),
             query,
             fragment: non_empty(raw.fragment),
             google: false,

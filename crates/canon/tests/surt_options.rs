@@ -119,7 +119,7 @@ fn ia_options_one_by_one() {
             "{name}=False"
         );
     }
-    // The split lower-cases the host (the package's parser does), but
+    // The split lower-cases the host up to a `%` (the package's parser does), and
     // Google's step writes escapes in upper case: IA lower-cases them.
     let esc = "http://A%7fB.com/";
     assert_eq!(key(esc, "default", &[]), "com,a%7fb)/");
@@ -127,7 +127,7 @@ fn ia_options_one_by_one() {
         key(esc, "default", &[("host_lowercase", false)]),
         "com,a%7Fb)/"
     );
-    assert_eq!(key(esc, "identity", &[]), "com,a%7fb)/");
+    assert_eq!(key(esc, "identity", &[]), "com,a%7fB)/");
     // `path_strip_empty`: `/` goes, and with it the `/` before a query.
     assert_eq!(
         key("http://a.com/", "default", &[("path_strip_empty", true)]),
@@ -243,4 +243,29 @@ fn registrable_domains() {
             "{h}"
         );
     }
+}
+
+/// Without a Google step the split shows: the package's parser lower-cases
+/// the host up to its first `%` (urllib's `hostname`), keeps the case of a
+/// host it reads from the path and gives that path at least `/`; a path
+/// after a backslash that ended the host starts with `/`.
+#[test]
+fn split_as_the_package_reads_it() {
+    assert_eq!(
+        key("http://ABC%20Def.COM/", "identity", &[]),
+        "COM,abc%20Def)/"
+    );
+    assert_eq!(
+        key("http:/www.Trebuchet.com", "identity", &[]),
+        "com,Trebuchet,www)/"
+    );
+    assert_eq!(key("/LATINAMERICA/", "identity", &[]), "LATINAMERICA)/");
+    assert_eq!(key("http://a.com", "identity", &[]), "com,a)");
+    assert_eq!(key("http://a.b\\c", "identity", &[]), "b,a)/\\c");
+    assert_eq!(key("http://a.b\\c", "default", &[]), "b,a)/\\c");
+    // Google's step lower-cases all of the host.
+    assert_eq!(
+        key("http://ABC%20Def.COM/", "google", &[]),
+        "com,abc%20def)/"
+    );
 }

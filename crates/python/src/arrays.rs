@@ -21,6 +21,7 @@ use arrow_array::{Array, ArrayRef, LargeStringArray, StringArray, StringViewArra
 use arrow_schema::{DataType, Field};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use pyo3_arrow::{PyArray, PyChunkedArray};
 use spinneret_url::Url;
 
@@ -139,12 +140,23 @@ pub fn canonicalize_array(
     failed.map_or(Ok(out), Err)
 }
 
-/// `surt` over a column of URLs: an Arrow string array (null only where
-/// an input is null).
+/// `surt` over a column of URLs, with `surt`'s `canonicalizer` and
+/// options: an Arrow string array (null only where an input is null).
 #[pyfunction]
-pub fn surt_array(py: Python<'_>, urls: StringsArg) -> PyResult<PyArray> {
+#[pyo3(signature = (urls, canonicalizer = None, **options))]
+pub fn surt_array(
+    py: Python<'_>,
+    urls: StringsArg,
+    canonicalizer: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyArray> {
+    let (canonicalizer, options) = crate::canon::surt_args(canonicalizer, options)?;
     map_strings(py, urls, "surt", |u| {
-        Some(spinneret_canon::surt::ia_canonicalize(u.as_bytes()).surt)
+        Some(spinneret_canon::surt::surt_string(
+            u.as_bytes(),
+            &canonicalizer,
+            &options,
+        ))
     })
 }
 

@@ -1,16 +1,21 @@
 //! `spinneret.canonicalize`, `surt` and `registrable_domain`: the
 //! canonicalization profiles and rules of `spinneret canon` (crates/canon).
+//! `surt(url, canonicalizer=None, **options)` takes the PyPI `surt`
+//! package's arguments (crates/canon/src/surt_options.rs).
 //!
 //! Invariant: the same URL, profile and rules give the same string as
 //! `spinneret canon --profile P --rule R…` (second column) and `surt` the
-//! same as its third column; the tests compare them over the corpus's URL
+//! same as its third column (with `--surt-option`/`--surt-canonicalizer`
+//! for options); the tests compare them over the corpus's URL
 //! lists. Each thread keeps the canonicalizer it built last, so a loop over
 //! URLs with one profile builds it once.
 
 use std::cell::RefCell;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use spinneret_canon::surt::{SurtCanonicalizer, SurtOptions, surt_string, surt_with};
 use spinneret_canon::{Canonicalizer, Profile, Rule};
 use spinneret_url::Url;
 
@@ -64,11 +69,114 @@ pub fn canonicalize(url: &str, profile: &str, rules: Vec<String>) -> PyResult<St
     })?
 }
 
-/// The URL's CDX key: Internet Archive canonicalization and SURT, as the
-/// third column of `spinneret canon` (it accepts any string).
+/// `surt.surt(url, canonicalizer=None, **options)` of the PyPI `surt`
+/// package: the URL's CDX key (Internet Archive canonicalization and
+/// SURT). With no options it is the third column of `spinneret canon`.
+///
+/// `canonicalizer`: `None` or `"default"` (Google's then IA's), `"google"`,
+/// `"ia"`, `"identity"`, or a list or tuple of those applied in order (the
+/// package's canonicalizer functions are not accepted: pass the name).
+/// `options`: the package's, with its names, defaults and meanings —
+/// `with_scheme`, `trailing_comma`, `reverse_ipaddr`, `public_suffix`,
+/// `surt`, and the IA canonicalizer's `host_lowercase`, `host_massage`,
+/// `auth_strip_user`, `auth_strip_pass`, `port_strip_default`,
+/// `path_strip_empty`, `path_lowercase`, `path_strip_session_id`,
+/// `path_strip_trailing_slash_unless_empty`, `query_lowercase`,
+/// `query_strip_session_id`, `query_strip_empty`, `query_alpha_reorder`,
+/// `hash_strip`; values are read for their truth, as the package does.
+/// An unknown option raises `TypeError`, an unknown canonicalizer name
+/// `ValueError`.
+///
+/// As the package: `str` in, `str` out; `bytes` in, `bytes` out (the key
+/// keeps the input's bytes where no Google step escapes them); `None` gives
+/// `"-"`. Where the result differs from the package's (URLs without an
+/// authority, hosts that normalize to nothing, the package's own bugs),
+/// see `crates/canon/src/surt_options.rs` and the differential test
+/// `tests/test_surt_package.py`.
 #[pyfunction]
-pub fn surt(url: &str) -> String {
-    spinneret_canon::surt::ia_canonicalize(url.as_bytes()).surt
+#[pyo3(signature = (url, canonicalizer = None, **options))]
+pub fn surt<'py>(
+    py: Python<'py>,
+    url: Option<&Bound<'py, PyAny>>,
+    canonicalizer: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (canonicalizer, options) = surt_args(canonicalizer, options)?;
+    let Some(url) = url.filter(|u| !u.is_none()) else {
+        return Ok(PyString::new(py, "-").into_any());
+    };
+    if let Ok(b) = url.cast::<PyBytes>() {
+        let key = surt_with(b.as_bytes(), &canonicalizer, &options);
+        return Ok(PyBytes::new(py, &key).into_any());
+    }
+    let text: &str = url.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "surt() takes a str or bytes URL, not {}",
+            url.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    let key = surt_string(text.as_bytes(), &canonicalizer, &options);
+    Ok(PyString::new(py, &key).into_any())
+}
+
+/// The canonicalizer and options of `surt` and `surt_array`.
+pub fn surt_args(
+    canonicalizer: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(SurtCanonicalizer, SurtOptions)> {
+    let canonicalizer = match canonicalizer.filter(|c| !c.is_none()) {
+        None => SurtCanonicalizer::Default,
+        Some(c) => canonicalizer_arg(c)?,
+    };
+    let mut opts = SurtOptions::default();
+    if let Some(options) = options {
+        let mut unknown = Vec::new();
+        for (k, v) in options.iter() {
+            let name: String = k.extract()?;
+            match opts.set(&name, v.is_truthy()?) {
+                Ok(()) => {}
+                Err(_) => unknown.push(crate::py_repr(&name)),
+            }
+        }
+        if !unknown.is_empty() {
+            return Err(PyTypeError::new_err(format!(
+                "surt() got unknown option{} {} (options: {})",
+                if unknown.len() > 1 { "s" } else { "" },
+                unknown.join(", "),
+                SurtOptions::NAMES.join(", ")
+            )));
+        }
+    }
+    Ok((canonicalizer, opts))
+}
+
+/// A name, or a list or tuple of names.
+fn canonicalizer_arg(c: &Bound<'_, PyAny>) -> PyResult<SurtCanonicalizer> {
+    let value_error =
+        |e: spinneret_canon::surt::SurtOptionError| PyValueError::new_err(e.to_string());
+    if let Ok(name) = c.extract::<String>() {
+        return SurtCanonicalizer::from_name(&name).map_err(value_error);
+    }
+    if c.is_instance_of::<PyList>() || c.is_instance_of::<PyTuple>() {
+        let mut chain = Vec::new();
+        for item in c.try_iter()? {
+            let item = item?;
+            let name: String = item.extract().map_err(|_| not_a_canonicalizer(&item))?;
+            chain.push(SurtCanonicalizer::from_name(&name).map_err(value_error)?);
+        }
+        return Ok(SurtCanonicalizer::Chain(chain));
+    }
+    Err(not_a_canonicalizer(c))
+}
+
+fn not_a_canonicalizer(c: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "canonicalizer: expected None, a name ({}) or a list of names, not {}",
+        SurtCanonicalizer::NAMES.join(", "),
+        c.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+    ))
 }
 
 /// The registrable domain of the URL's host (public suffix and one more

@@ -5,6 +5,11 @@ and SURT keys (``canonicalize``, ``surt``, ``registrable_domain``), the HTML
 Standard's encoding sniffing (``detect_encoding``, ``decode``) and every
 outlink of a page (``links``) or of a WARC file as Arrow record batches
 (``warc_links``), implemented in Rust.
+
+``surt(url, canonicalizer=None, **options)`` takes the arguments of the PyPI
+``surt`` package's ``surt.surt`` (its options' names, defaults and meanings;
+``canonicalizer`` as a name, ``"default"``, ``"google"``, ``"ia"``,
+``"identity"``, or a list of them); bytes in gives bytes out.
 """
 
 from spinneret._spinneret import (

@@ -1,7 +1,7 @@
 """Type stubs for spinneret (the extension module spinneret._spinneret)."""
 
 import os
-from typing import Any, BinaryIO, Iterator, Optional, Sequence, Union
+from typing import Any, BinaryIO, Iterator, Optional, Sequence, Union, overload
 
 class URL:
     """A URL as the WHATWG URL Standard parses it."""
@@ -52,7 +52,26 @@ class Link:
 
 def join_url(base: str, relative: str) -> Optional[str]: ...
 def canonicalize(url: str, profile: str = "safe", rules: Sequence[str] = ()) -> str: ...
-def surt(url: str) -> str: ...
+# `surt`'s canonicalizer: None or "default" (Google's then IA's), "google",
+# "ia", "identity", or a sequence of those applied in order.
+SurtCanonicalizer = Union[None, str, Sequence[str]]
+
+@overload
+def surt(url: str, canonicalizer: SurtCanonicalizer = None, **options: bool) -> str:
+    """`surt.surt` of the PyPI `surt` package: the URL's CDX key, with that
+    package's canonicalizer choice and options (with_scheme, trailing_comma,
+    reverse_ipaddr, public_suffix, surt; host_lowercase, host_massage,
+    auth_strip_user, auth_strip_pass, port_strip_default, path_strip_empty,
+    path_lowercase, path_strip_session_id,
+    path_strip_trailing_slash_unless_empty, query_lowercase,
+    query_strip_session_id, query_strip_empty, query_alpha_reorder,
+    hash_strip), same names, defaults and meanings. str in, str out; bytes
+    in, bytes out; None gives "-". An unknown option raises TypeError."""
+    ...
+@overload
+def surt(url: bytes, canonicalizer: SurtCanonicalizer = None, **options: bool) -> bytes: ...
+@overload
+def surt(url: None, canonicalizer: SurtCanonicalizer = None, **options: bool) -> str: ...
 def registrable_domain(url: str) -> Optional[str]: ...
 def profiles() -> list[str]: ...
 def rules() -> list[tuple[str, str]]: ...
@@ -109,5 +128,5 @@ def warc_links(
 # any library with the Arrow PyCapsule interface, or a sequence of str), an
 # Arrow string array out (null where an input is null or fails).
 def canonicalize_array(urls: Any, profile: str = "safe", rules: Sequence[str] = ()) -> Any: ...
-def surt_array(urls: Any) -> Any: ...
+def surt_array(urls: Any, canonicalizer: SurtCanonicalizer = None, **options: bool) -> Any: ...
 def join_url_array(base: str, relatives: Any) -> Any: ...
