@@ -87,6 +87,30 @@ pub struct CanonArgs {
     #[arg(long)]
     pub key: bool,
 
+    /// An option of the PyPI `surt` package for the third column's key, as
+    /// NAME=BOOL (`with_scheme=true`, `host_massage=false`; NAME alone means
+    /// true); repeatable; the package's defaults otherwise. Output:
+    /// with_scheme, trailing_comma, reverse_ipaddr, public_suffix, surt. IA
+    /// canonicalizer: host_lowercase, host_massage, port_strip_default,
+    /// path_strip_empty, path_lowercase, path_strip_session_id,
+    /// path_strip_trailing_slash_unless_empty, query_lowercase,
+    /// query_strip_session_id, query_strip_empty, query_alpha_reorder (and
+    /// auth_strip_user, auth_strip_pass, hash_strip, which change nothing in
+    /// the package either).
+    #[arg(long = "surt-option", value_name = "NAME=BOOL", value_parser = crate::canon::parse_surt_option)]
+    pub surt_options: Vec<String>,
+
+    /// The canonicalizer before the third column's key: default (Google's
+    /// then IA's), google, ia, identity, or a comma-separated list of them
+    /// run in order.
+    #[arg(
+        long,
+        value_name = "NAME[,NAME...]",
+        default_value = "default",
+        value_parser = crate::canon::parse_surt_canonicalizer
+    )]
+    pub surt_canonicalizer: spinneret_canon::surt::SurtCanonicalizer,
+
     /// Worker threads (0: one per core); the output does not depend on it.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,

@@ -3,7 +3,10 @@
 //!
 //! `canonical` is the profile's canonical URL (or its key with `--key`);
 //! `surt` is the URL's CDX key (Internet Archive canonicalization + SURT),
-//! whatever the profile, so the output can be joined with CDX indexes.
+//! whatever the profile, so the output can be joined with CDX indexes;
+//! `--surt-option NAME=BOOL` and `--surt-canonicalizer NAME` give it the
+//! PyPI `surt` package's options and canonicalizers (defaults: the
+//! package's, the key unchanged).
 //! A line that is not a URL under the profile gets empty `canonical` (its
 //! SURT is still computed: that canonicalizer accepts any bytes) and is
 //! counted; the count goes to standard error at the end. Input lines are
@@ -15,7 +18,8 @@
 use std::io::{self, BufRead, Write};
 
 use rayon::prelude::*;
-use spinneret_canon::{Canonicalizer, Profile, Rule, surt};
+use spinneret_canon::surt::{SurtCanonicalizer, SurtOptionError, SurtOptions, surt_string};
+use spinneret_canon::{Canonicalizer, Profile, Rule};
 
 use crate::Error;
 use crate::args::CanonArgs;
@@ -25,9 +29,28 @@ use crate::output::tsv_escape;
 /// that memory stays a few MB whatever the input size.
 const BATCH_LINES: usize = 16 * 1024;
 
+/// `--surt-option`: `NAME=BOOL` with a known name and a boolean value.
+pub fn parse_surt_option(s: &str) -> Result<String, String> {
+    SurtOptions::default()
+        .set_assignment(s)
+        .map(|()| s.to_owned())
+        .map_err(|e| e.to_string())
+}
+
+/// `--surt-canonicalizer`: a name or a comma-separated list of names.
+pub fn parse_surt_canonicalizer(s: &str) -> Result<SurtCanonicalizer, String> {
+    s.parse().map_err(|e: SurtOptionError| e.to_string())
+}
+
+/// The third column's canonicalizer and options.
+struct SurtKey<'a> {
+    canonicalizer: &'a SurtCanonicalizer,
+    options: SurtOptions,
+}
+
 /// One output line (`url<TAB>canonical<TAB>surt<LF>`) and whether the
 /// profile accepted the URL.
-fn row(canon: &mut Canonicalizer, line: &[u8], key: bool) -> (String, bool) {
+fn row(canon: &mut Canonicalizer, line: &[u8], key: bool, surt: &SurtKey<'_>) -> (String, bool) {
     let text = String::from_utf8_lossy(line);
     let mut row = String::with_capacity(3 * line.len() + 8);
     tsv_escape(&text, &mut row);
@@ -45,7 +68,10 @@ fn row(canon: &mut Canonicalizer, line: &[u8], key: bool) -> (String, bool) {
         Err(_) => false,
     };
     row.push('\t');
-    tsv_escape(&surt::ia_canonicalize(line).surt, &mut row);
+    tsv_escape(
+        &surt_string(line, surt.canonicalizer, &surt.options),
+        &mut row,
+    );
     row.push('\n');
     (row, ok)
 }
@@ -93,6 +119,16 @@ pub fn run(
         return Ok(CanonSummary::default());
     }
     let profile = args.profile_args.build(&args.profile)?;
+    let mut options = SurtOptions::default();
+    for assignment in &args.surt_options {
+        options
+            .set_assignment(assignment)
+            .map_err(Error::SurtOption)?;
+    }
+    let surt = SurtKey {
+        canonicalizer: &args.surt_canonicalizer,
+        options,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
@@ -132,7 +168,7 @@ pub fn run(
                 .par_iter()
                 .map_init(
                     || Canonicalizer::new(profile.clone()),
-                    |canon, line| row(canon, line, args.key),
+                    |canon, line| row(canon, line, args.key, &surt),
                 )
                 .collect()
         });

@@ -114,6 +114,9 @@ pub enum Error {
     /// The canonicalization profile cannot be built (`--rule`, `--profile-file`).
     #[error("profile: {0}")]
     Profile(String),
+    /// A `--surt-option` is not one of the `surt` package's.
+    #[error("--surt-option")]
+    SurtOption(#[source] spinneret_canon::surt::SurtOptionError),
     /// No input given.
     #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
     NoInput,

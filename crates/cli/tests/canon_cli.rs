@@ -99,3 +99,80 @@ fn aggressive_still_drops_every_fragment() {
     let rows = canon(&["--profile", "aggressive"], INPUT);
     assert!(rows.iter().all(|r| !r[1].contains('#')), "{rows:?}");
 }
+
+/// `--surt-option` and `--surt-canonicalizer` change the third column only,
+/// as `surt.surt(url, canonicalizer, **options)` of the PyPI `surt`
+/// package; with neither, the column is the Internet Archive's key.
+#[test]
+fn surt_options_change_the_third_column() {
+    let input =
+        "http://www.Example.com:80/A/?b=1&a=2#x\nhttp://192.168.1.254/info/\nmailto:X@Y.org\n";
+    let plain = canon(&[], input);
+    let third = |rows: &[Vec<String>]| rows.iter().map(|r| r[2].clone()).collect::<Vec<_>>();
+    assert_eq!(
+        third(&plain),
+        [
+            "com,example)/a?a=2&b=1",
+            "254,1,168,192)/info",
+            "mailto:X@Y.org"
+        ]
+    );
+    let rows = canon(
+        &[
+            "--surt-option",
+            "with_scheme=true",
+            "--surt-option",
+            "trailing_comma",
+            "--surt-option",
+            "host_massage=false",
+            "--surt-option",
+            "reverse_ipaddr=0",
+        ],
+        input,
+    );
+    assert_eq!(
+        third(&rows),
+        [
+            "http://(com,example,www,)/a?a=2&b=1",
+            "http://(192.168.1.254,)/info",
+            "mailto:X@Y.org"
+        ]
+    );
+    // The first two columns do not move.
+    for (a, b) in plain.iter().zip(&rows) {
+        assert_eq!(a[..2], b[..2]);
+    }
+    let rows = canon(&["--surt-canonicalizer", "identity"], input);
+    assert_eq!(
+        third(&rows),
+        [
+            "com,example,www:80)/A/?b=1&a=2#x",
+            "254,1,168,192)/info/",
+            "mailto:X@Y.org"
+        ]
+    );
+    let rows = canon(
+        &[
+            "--surt-canonicalizer",
+            "google,ia",
+            "--surt-option",
+            "surt=no",
+        ],
+        input,
+    );
+    assert_eq!(rows[0][2], "example.com/a?a=2&b=1");
+
+    // Unknown names fail before any output, naming the choices.
+    let out = Command::new(env!("CARGO_BIN_EXE_spinneret"))
+        .args(["canon", "--surt-option", "no_such=true"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("host_massage"));
+    let out = Command::new(env!("CARGO_BIN_EXE_spinneret"))
+        .args(["canon", "--surt-canonicalizer", "java"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("identity"));
+}
