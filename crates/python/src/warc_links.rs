@@ -439,18 +439,21 @@ impl LinkBatches {
 /// `source` is a path — a file, a directory (walked recursively for files
 /// named like WARC/ARC files, sorted, hidden entries skipped) or a glob —,
 /// a list of such paths, or a binary file object (`open(p, "rb")`, a
-/// stream from fsspec or boto3). With `canon` (a profile name), targets
+/// stream from fsspec or boto3); or, instead, `manifest`: a file listing
+/// paths, one a line, plain or gzip (Common Crawl's `warc.paths.gz`;
+/// relative to the manifest's folder). With `canon` (a profile name), targets
 /// are canonicalized. Bad records are counted (`.bad_records`, `.errors`)
 /// and skipped, and so are inputs that cannot be read (`.unreadable`,
 /// `.errors`) when another can; with `strict`, the first raises
 /// `ValueError`.
 #[pyfunction]
-#[pyo3(signature = (source, canon = None, batch_rows = 65536, strict = false))]
+#[pyo3(signature = (source = None, canon = None, batch_rows = 65536, strict = false, manifest = None))]
 pub fn warc_links(
-    source: &Bound<'_, PyAny>,
+    source: Option<&Bound<'_, PyAny>>,
     canon: Option<String>,
     batch_rows: usize,
     strict: bool,
+    manifest: Option<PathBuf>,
 ) -> PyResult<LinkBatches> {
     if batch_rows == 0 {
         return Err(PyValueError::new_err("batch_rows must be at least 1"));
@@ -458,7 +461,52 @@ pub fn warc_links(
     if let Some(name) = &canon {
         crate::canon::profile(name, &[])?;
     }
-    let (source, name) = if let Ok(path) = source.extract::<PathBuf>() {
+    let (source, name) = match (source, manifest) {
+        (None, None) => {
+            return Err(PyTypeError::new_err(
+                "warc_links() needs a source or a manifest",
+            ));
+        }
+        (Some(_), Some(_)) => {
+            return Err(PyTypeError::new_err(
+                "warc_links() takes a source or a manifest, not both",
+            ));
+        }
+        (None, Some(list)) => {
+            let dir = list.parent().map(PathBuf::from).unwrap_or_default();
+            let listed = spinneret_warc::discover::read_path_list(&list, &dir)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let mut paths = Vec::new();
+            for p in &listed {
+                expand(&p.display().to_string(), &mut paths);
+            }
+            (Source::Paths(paths), list.display().to_string())
+        }
+        (Some(source), None) => source_of(source)?,
+    };
+    let (tx, rx) = sync_channel(1);
+    let counts = Arc::new(Counts::default());
+    let job = Job {
+        source,
+        name,
+        canon,
+        batch_rows,
+        strict,
+    };
+    let thread_counts = counts.clone();
+    std::thread::Builder::new()
+        .name("spinneret-warc-links".into())
+        .spawn(move || read_all(job, tx, thread_counts))
+        .map_err(|e| PyValueError::new_err(format!("cannot start the reading thread: {e}")))?;
+    Ok(LinkBatches {
+        rx: Some(Mutex::new(rx)),
+        counts,
+    })
+}
+
+/// The files (or the file object) of a `warc_links` source, and its name.
+fn source_of(source: &Bound<'_, PyAny>) -> PyResult<(Source, String)> {
+    Ok(if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.display().to_string();
         let mut paths = Vec::new();
         expand(&name, &mut paths);
@@ -483,23 +531,5 @@ pub fn warc_links(
             "warc_links() takes a path, a list of paths or a binary file object, not {}",
             source.get_type().name()?
         )));
-    };
-    let (tx, rx) = sync_channel(1);
-    let counts = Arc::new(Counts::default());
-    let job = Job {
-        source,
-        name,
-        canon,
-        batch_rows,
-        strict,
-    };
-    let thread_counts = counts.clone();
-    std::thread::Builder::new()
-        .name("spinneret-warc-links".into())
-        .spawn(move || read_all(job, tx, thread_counts))
-        .map_err(|e| PyValueError::new_err(format!("cannot start the reading thread: {e}")))?;
-    Ok(LinkBatches {
-        rx: Some(Mutex::new(rx)),
-        counts,
     })
 }

@@ -117,3 +117,43 @@ def test_dropping_the_iterator_early_stops_the_reader(shared):
         batches = spinneret.warc_links(str(path), batch_rows=10)
         next(batches)
         del batches
+
+
+def rows(batches):
+    return [r for b in batches for r in pa.record_batch(b).to_pylist()]
+
+
+def test_a_directory_a_list_and_a_manifest_give_the_files_in_sorted_order(shared, tmp_path):
+    import gzip
+    files = corpus_files(shared)
+    want = []
+    for f in files:
+        want.extend(rows(spinneret.warc_links(str(f))))
+    # The corpus folder walked: the same rows as its files one by one, in
+    # sorted order (the CDX indexes in it are not WARC files).
+    got = rows(spinneret.warc_links(shared / "corpus/warc"))
+    assert got == want
+    assert rows(spinneret.warc_links([str(f) for f in files])) == want
+    listing = tmp_path / "warc.paths.gz"
+    with gzip.open(listing, "wt") as out:
+        out.write("".join(f"{f}\n" for f in files))
+    assert rows(spinneret.warc_links(manifest=listing)) == want
+
+
+def test_an_unreadable_file_is_counted_and_the_others_read(shared, tmp_path):
+    sample = next(f for f in corpus_files(shared) if f.name.endswith(".warc.gz"))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "1.warc.gz").write_bytes(sample.read_bytes())
+    (tmp_path / "b.warc.gz").symlink_to(tmp_path / "gone.warc.gz")
+    (tmp_path / "c.warc.gz").write_bytes(sample.read_bytes())
+    alone = rows(spinneret.warc_links(str(sample)))
+    assert alone
+    batches = spinneret.warc_links(str(tmp_path))
+    got = rows(batches)
+    assert len(got) == 2 * len(alone)
+    assert batches.unreadable == 1
+    assert any("b.warc.gz" in e for e in batches.errors)
+    with pytest.raises(ValueError, match="b.warc.gz"):
+        rows(spinneret.warc_links(str(tmp_path), strict=True))
+    with pytest.raises(TypeError):
+        spinneret.warc_links()

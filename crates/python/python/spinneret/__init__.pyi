@@ -113,16 +113,24 @@ class LinkBatches(Iterator[LinkBatch]):
     @property
     def bad_records(self) -> int: ...
     @property
+    def unreadable(self) -> int: ...
+    @property
     def errors(self) -> list[str]: ...
     def __arrow_c_schema__(self) -> Any: ...
     def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
 
 def warc_links(
-    source: Union[str, os.PathLike[str], BinaryIO],
+    source: Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]], BinaryIO, None] = None,
     canon: Optional[str] = None,
     batch_rows: int = 65536,
     strict: bool = False,
-) -> LinkBatches: ...
+    manifest: Union[str, os.PathLike[str], None] = None,
+) -> LinkBatches:
+    """Every link of WARC/ARC files as Arrow record batches. `source`: a
+    file, a directory (walked for WARC/ARC files, sorted), a glob, a list of
+    those, or a binary file object; or `manifest`: a list of paths, one a
+    line, plain or gzip (Common Crawl's warc.paths.gz)."""
+    ...
 
 # The vectorized calls: a column of strings in (an Arrow array or stream of
 # any library with the Arrow PyCapsule interface, or a sequence of str), an
