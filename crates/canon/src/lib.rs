@@ -46,9 +46,9 @@
 //! `parts` (the editable URL), `surt` (Internet Archive canonicalizer, SURT,
 //! SSURT), `surt_options` (the PyPI `surt` package's options and
 //! canonicalizer choices over that engine), `safebrowsing` (Google),
-//! `lenient` (the raw splitter those two use), `percent`, `key` (128-bit key hashes), `eval` (the paper's metrics),
-//! `simhash` (near-duplicate content keys), `report` (tables and the HTML
-//! report).
+//! `lenient` (the raw splitter those two use), `percent`, `key` (128-bit
+//! key hashes), `eval` (the paper's metrics), `simhash` (near-duplicate
+//! content keys), `report` (tables and the HTML report).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

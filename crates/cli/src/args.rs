@@ -96,7 +96,8 @@ pub struct CanonArgs {
     /// path_strip_trailing_slash_unless_empty, query_lowercase,
     /// query_strip_session_id, query_strip_empty, query_alpha_reorder (and
     /// auth_strip_user, auth_strip_pass, hash_strip, which change nothing in
-    /// the package either).
+    /// the package either). Ours, off by default:
+    /// query_keep_escaped_delimiters (keep `%26`, `%3D`, `%2B` in the query).
     #[arg(long = "surt-option", value_name = "NAME=BOOL", value_parser = crate::canon::parse_surt_option)]
     pub surt_options: Vec<String>,
 

@@ -84,6 +84,9 @@ pub fn canonicalize(url: &str, profile: &str, rules: Vec<String>) -> PyResult<St
 /// `path_strip_trailing_slash_unless_empty`, `query_lowercase`,
 /// `query_strip_session_id`, `query_strip_empty`, `query_alpha_reorder`,
 /// `hash_strip`; values are read for their truth, as the package does.
+/// One more is ours, off by default: `query_keep_escaped_delimiters`
+/// (Google's step keeps `%26`, `%3D`, `%2B` in the query: the key the
+/// package's own known-failure test expects).
 /// An unknown option raises `TypeError`, an unknown canonicalizer name
 /// `ValueError`.
 ///

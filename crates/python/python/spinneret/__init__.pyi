@@ -65,8 +65,9 @@ def surt(url: str, canonicalizer: SurtCanonicalizer = None, **options: bool) -> 
     path_lowercase, path_strip_session_id,
     path_strip_trailing_slash_unless_empty, query_lowercase,
     query_strip_session_id, query_strip_empty, query_alpha_reorder,
-    hash_strip), same names, defaults and meanings. str in, str out; bytes
-    in, bytes out; None gives "-". An unknown option raises TypeError."""
+    hash_strip), same names, defaults and meanings, and one of ours, off by
+    default: query_keep_escaped_delimiters. str in, str out; bytes in, bytes
+    out; None gives "-". An unknown option raises TypeError."""
     ...
 @overload
 def surt(url: bytes, canonicalizer: SurtCanonicalizer = None, **options: bool) -> bytes: ...
