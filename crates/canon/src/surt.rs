@@ -48,7 +48,7 @@ pub struct IaCanonical {
 /// Canonicalizes `input` with the Internet Archive's default rules and
 /// returns the URL and its SURT. Never fails.
 ///
-/// As in [`safebrowsing::canonicalize`], a URL whose host normalizes to
+/// As in [`crate::safebrowsing::canonicalize`], a URL whose host normalizes to
 /// nothing is read back and canonicalized again, so that the result is a
 /// fixed point.
 pub fn ia_canonicalize(input: &[u8]) -> IaCanonical {

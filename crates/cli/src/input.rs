@@ -129,21 +129,10 @@ pub fn read_manifest(manifest: &Path, dir: &Path) -> Result<Vec<(PathBuf, String
 
 /// A manifest's text: gzip decompressed (by its magic), lossy UTF-8.
 fn read_manifest_text(manifest: &Path) -> Result<String, Error> {
-    let io = |source| Error::Input {
+    spinneret_warc::discover::read_list_file(manifest).map_err(|source| Error::Input {
         path: manifest.display().to_string(),
         source,
-    };
-    let bytes = std::fs::read(manifest).map_err(io)?;
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .map_err(io)?;
-        out
-    } else {
-        bytes
-    };
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    })
 }
 
 /// The column positions of `path` and `url` when the header line of a
@@ -194,11 +183,7 @@ pub fn manifest_sources(
             &text, manifest, dir,
         )?)]);
     }
-    let list =
-        spinneret_warc::discover::read_path_list(manifest, dir).map_err(|e| Error::Manifest {
-            path: manifest.display().to_string(),
-            what: e.to_string(),
-        })?;
+    let list = spinneret_warc::discover::paths_of_list(&text, dir);
     Ok(list
         .iter()
         .flat_map(|p| {

@@ -44,9 +44,9 @@ fn crawl_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn links(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>) -> Output {
+/// Runs `spinneret` with `args`, `stdin` fed to it.
+fn spinneret(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_spinneret"))
-        .arg("links")
         .args(args)
         .stdin(if stdin.is_some() {
             Stdio::piped()
@@ -61,6 +61,12 @@ fn links(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>) -> Output {
         child.stdin.take().unwrap().write_all(bytes).unwrap();
     }
     child.wait_with_output().unwrap()
+}
+
+fn links(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>) -> Output {
+    let mut all: Vec<&std::ffi::OsStr> = vec!["links".as_ref()];
+    all.extend_from_slice(args);
+    spinneret(&all, stdin)
 }
 
 fn os(p: &Path) -> &std::ffi::OsStr {
@@ -193,22 +199,10 @@ fn a_manifest_of_paths_plain_or_gzip_and_standard_input() {
 }
 
 fn canon_eval(args: &[&std::ffi::OsStr], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_spinneret"))
-        .args(["canon-eval", "--profile", "safe"])
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(bytes) = stdin {
-        child.stdin.take().unwrap().write_all(bytes).unwrap();
-    }
-    child.wait_with_output().unwrap()
+    let mut all: Vec<&std::ffi::OsStr> =
+        vec!["canon-eval".as_ref(), "--profile".as_ref(), "safe".as_ref()];
+    all.extend_from_slice(args);
+    spinneret(&all, stdin)
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //!
 //! A user hands a crawl tool what they have at hand: a file, a glob, a
 //! directory tree of WARCs, or a list of paths such as Common Crawl's
-//! `warc.paths.gz`. [`expand`] turns one such argument into the files to
+//! `warc.paths.gz`. [`Discover::expand`] turns one such argument into the files to
 //! read, in the order they are to be read:
 //!
 //! - a **file** is taken as it is, whatever its name;
@@ -281,26 +281,32 @@ fn walk_error(e: walkdir::Error) -> InputError {
 /// `#` skipped, surrounding whitespace trimmed), from a plain or gzip file
 /// (Common Crawl's `warc.paths.gz`). Relative paths are joined to `dir`.
 pub fn read_path_list(list: &Path, dir: &Path) -> Result<Vec<PathBuf>, InputError> {
-    let io = |source| InputError::Io {
+    let text = read_list_file(list).map_err(|source| InputError::Io {
         path: list.display().to_string(),
         source,
-    };
-    let bytes = std::fs::read(list).map_err(io)?;
-    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .map_err(io)?;
-        out
-    } else {
-        bytes
-    };
-    Ok(String::from_utf8_lossy(&text)
-        .lines()
+    })?;
+    Ok(paths_of_list(&text, dir))
+}
+
+/// A list file's text: gzip decompressed when it starts with gzip's magic
+/// (whatever its name), lossy UTF-8.
+pub fn read_list_file(path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(&bytes[..]).read_to_end(&mut out)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// The paths a list's text names, one a line (see [`read_path_list`]).
+pub fn paths_of_list(text: &str, dir: &Path) -> Vec<PathBuf> {
+    text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| dir.join(l))
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
