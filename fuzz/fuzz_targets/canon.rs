@@ -19,6 +19,7 @@ static CANONICALIZERS: Mutex<Vec<Canonicalizer>> = Mutex::new(Vec::new());
 
 fuzz_target!(|data: &[u8]| {
     let _ = surt::ia_canonicalize(data);
+    surt_options(data);
     let Ok(input) = std::str::from_utf8(data) else {
         return;
     };
@@ -74,3 +75,28 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// The PyPI `surt` package's options and canonicalizers (`surt_with`) on
+/// the input less its last three bytes, which choose them: one bit per
+/// option, three for the canonicalizer (chains included). No panic.
+fn surt_options(data: &[u8]) {
+    use surt::SurtCanonicalizer::{Chain, Default, Google, Ia, Identity};
+    let [rest @ .., a, b, c] = data else {
+        return;
+    };
+    let bits = u32::from_le_bytes([*a, *b, *c, 0]);
+    let mut options = surt::SurtOptions::default();
+    for (i, name) in surt::SurtOptions::NAMES.iter().enumerate() {
+        options.set(name, bits >> i & 1 == 1).expect("a known name");
+    }
+    let canonicalizer = match bits >> 21 & 7 {
+        0 => Default,
+        1 => Google,
+        2 => Ia,
+        3 => Identity,
+        4 => Chain(vec![Ia, Google]),
+        5 => Chain(vec![Google, Google, Ia]),
+        _ => Chain(vec![Identity, Default, Ia]),
+    };
+    let _ = surt::surt_with(rest, &canonicalizer, &options);
+}
