@@ -6,11 +6,17 @@
 //! use spinneret_canon::surt::{SurtCanonicalizer, SurtOptions, surt_with};
 //!
 //! let url = b"http://www.Example.com/A/?b=1&a=2#x";
-//! let key = |c: &SurtCanonicalizer, o: &SurtOptions| String::from_utf8(surt_with(url, c, o)).unwrap();
-//! assert_eq!(key(&SurtCanonicalizer::Default, &SurtOptions::default()), "com,example)/a?a=2&b=1");
-//! let o = SurtOptions { with_scheme: true, trailing_comma: true, host_massage: false, ..SurtOptions::default() };
+//! let defaults = SurtOptions::default();
+//! let key = |c, o| String::from_utf8(surt_with(url, c, o)).unwrap();
+//! assert_eq!(key(&SurtCanonicalizer::Default, &defaults), "com,example)/a?a=2&b=1");
+//! let o = SurtOptions {
+//!     with_scheme: true,
+//!     trailing_comma: true,
+//!     host_massage: false,
+//!     ..defaults
+//! };
 //! assert_eq!(key(&SurtCanonicalizer::Default, &o), "http://(com,example,www,)/a?a=2&b=1");
-//! assert_eq!(key(&SurtCanonicalizer::Identity, &SurtOptions::default()), "com,example,www)/A/?b=1&a=2#x");
+//! assert_eq!(key(&SurtCanonicalizer::Identity, &defaults), "com,example,www)/A/?b=1&a=2#x");
 //! ```
 //!
 //! The pipeline: split the URL (our lenient splitter, as the default
@@ -42,12 +48,20 @@
 //! are the default engine's choices, which these options do not change):
 //! URLs without an authority (`mailto:`, `data:`) are their own key, in
 //! Safe Browsing form when a Google step runs and as written otherwise
-//! (the package lower-cases and sorts them as if they were paths); a host
-//! that normalizes to nothing is read back from the path (`../a/b` has
-//! the key `a)/b`; the package writes `http:/a/b`); the port is kept as
-//! written; a backslash ends the host; IPv6 keeps its brackets.
-//! `crates/python/tests/test_surt_package.py` runs the package itself
-//! over the corpus and asserts each of these differences exactly.
+//! (the package lower-cases and sorts them as if they were paths); an
+//! empty host is written as one (`)/?q`; the package writes `http:/?q`);
+//! a host that Google's step empties is read back from the path (`../a/b`
+//! has the key `a)/b`; the package writes `http:/a/b`); Google's path
+//! step drops a `..` above the root and keeps the `/` of a final `.`
+//! segment, as RFC 3986 (the package does neither); the port is kept as
+//! written (the package reads an int, or raises ValueError); a backslash
+//! ends the host; `name:digits` without a scheme is a host and a port;
+//! IPv6 keeps its brackets; a host whose unescaping gives a delimiter or
+//! a space stays escaped (the package writes it raw, or punycodes it);
+//! digits alone are an IPv4 address as the URL Standard reads them (the
+//! package: decimal, modulo 2^32); spaces alone give `-` (the package
+//! raises). `crates/python/tests/test_surt_package.py` runs the package
+//! itself over the corpus and asserts each of these differences exactly.
 
 use std::fmt;
 use std::str::FromStr;
