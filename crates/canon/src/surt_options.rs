@@ -518,7 +518,11 @@ fn host_read_from_path(scheme: &[u8], text: &[u8]) -> bool {
 /// The pieces of a URL with an authority, as the steps edit them. An
 /// empty path, query or fragment is "absent" (the package's `None`).
 struct Pieces {
+    /// Lower-cased by a Google step.
     scheme: Vec<u8>,
+    /// The scheme as written (`http` if none): the key writes it so, as
+    /// the package, whose steps never change it.
+    written_scheme: Vec<u8>,
     userinfo: Option<Vec<u8>>,
     host: Vec<u8>,
     /// The Google step found an IP address (IPv4 normalized, or bracketed).
@@ -559,12 +563,14 @@ impl Pieces {
             path.push(b'/');
         }
         path.extend_from_slice(raw.path);
+        let scheme = if raw.scheme.is_empty() {
+            b"http".to_vec()
+        } else {
+            raw.scheme.to_vec()
+        };
         Pieces {
-            scheme: if raw.scheme.is_empty() {
-                b"http".to_vec()
-            } else {
-                raw.scheme.to_vec()
-            },
+            written_scheme: scheme.clone(),
+            scheme,
             userinfo: raw.userinfo.map(<[u8]>::to_vec),
             host,
             host_is_ip: false,
@@ -614,7 +620,9 @@ impl Pieces {
             // After escaping, escapes included (`%c3`).
             self.host.make_ascii_lowercase();
         }
-        if o.host_massage && !self.host_is_ip && !self.scheme.eq_ignore_ascii_case(b"dns") {
+        // (The package skips a `dns` URL here; the default engine never has,
+        // and `dns:` without `//` has no authority to massage anyway.)
+        if o.host_massage && !self.host_is_ip {
             let len = self.host.len();
             massage_host_bytes(&mut self.host);
             // What is left may be an IPv4 address in another form
@@ -712,9 +720,9 @@ impl Pieces {
         match &host {
             Some(h) => {
                 if o.with_scheme {
-                    out.extend_from_slice(&self.scheme);
+                    out.extend_from_slice(&self.written_scheme);
                     out.push(b':');
-                    if !self.scheme.eq_ignore_ascii_case(b"dns") {
+                    if self.written_scheme != b"dns" {
                         out.extend_from_slice(b"//");
                     }
                     if o.surt {
@@ -734,7 +742,7 @@ impl Pieces {
                 }
             }
             None => {
-                out.extend_from_slice(&self.scheme);
+                out.extend_from_slice(&self.written_scheme);
                 out.push(b':');
             }
         }
@@ -865,10 +873,12 @@ fn is_dotted_quad(host: &[u8]) -> bool {
 
 /// The registrable domain of `host` under the Public Suffix List's ICANN
 /// section (private rules such as `github.io` are not suffixes here, as in
-/// tldextract's default): the public suffix and one more label. `None`
-/// for an IP address, a host that is a public suffix, or a TLD the list
-/// does not know.
+/// tldextract's default): the public suffix and one more label, without
+/// a final dot. `None` for an IP address, a host that is a public suffix,
+/// or a TLD the list does not know.
 pub fn registrable_domain(host: &[u8]) -> Option<&[u8]> {
+    // Without its final dots (`example.com.` gives `example.com`).
+    let host = &host[..host.len() - host.iter().rev().take_while(|&&b| b == b'.').count()];
     if host.first() == Some(&b'[') || is_dotted_quad(host) && parse_ipv4(host).is_some() {
         return None;
     }

@@ -78,6 +78,15 @@ fn output_options() {
     );
     // No registrable domain: the host is dropped, as the package writes it.
     assert_eq!(key(ip, "default", &[("public_suffix", true)]), "http:/info");
+    // The scheme as written, as the package writes it.
+    assert_eq!(
+        key(
+            "HTTP://www.Example.com/",
+            "default",
+            &[("with_scheme", true)]
+        ),
+        "HTTP://(com,example)/"
+    );
     assert_eq!(
         key("dns://archive.org/", "default", &[("with_scheme", true)]),
         "dns:(org,archive)/"
@@ -236,6 +245,7 @@ fn registrable_domains() {
         ("localhost", None),
         ("1.2.3.4", None),
         ("[::1]", None),
+        ("www.osha.gov.", Some("osha.gov")),
     ] {
         assert_eq!(
             registrable_domain(h.as_bytes()),
