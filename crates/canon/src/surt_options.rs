@@ -82,8 +82,9 @@ use crate::surt::{
 /// `with_scheme` and `trailing_comma`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SurtOptions {
-    /// Write the key with its scheme: `http://(com,example)/` instead of
-    /// `com,example)/`. Default off.
+    /// Write the key with its scheme, as written (`HTTP://` stays so, as in
+    /// the package): `http://(com,example)/` instead of `com,example)/`.
+    /// Default off.
     pub with_scheme: bool,
     /// End the host with a comma (`com,example,)`), as Heritrix does.
     /// Default off.
