@@ -112,14 +112,16 @@ pub fn surt<'py>(
         let key = surt_with(b.as_bytes(), &canonicalizer, &options);
         return Ok(PyBytes::new(py, &key).into_any());
     }
-    let text: &str = url.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
+    let Ok(text) = url.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
             "surt() takes a str or bytes URL, not {}",
             url.get_type()
                 .name()
                 .map_or_else(|_| "?".into(), |n| n.to_string())
-        ))
-    })?;
+        )));
+    };
+    // A lone surrogate raises UnicodeEncodeError, as the package's encode.
+    let text = text.to_str()?;
     let key = surt_string(text.as_bytes(), &canonicalizer, &options);
     Ok(PyString::new(py, &key).into_any())
 }

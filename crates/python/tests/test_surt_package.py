@@ -1053,6 +1053,15 @@ def test_bytes_in_bytes_out_and_none():
     assert spinneret.surt(b"") == b"-" == surt.surt(b"")
 
 
+def test_wrong_types():
+    with pytest.raises(TypeError, match="str or bytes"):
+        spinneret.surt(42)
+    with pytest.raises(UnicodeEncodeError):
+        surt.surt("http://a.b/\udc80")
+    with pytest.raises(UnicodeEncodeError):
+        spinneret.surt("http://a.b/\udc80")
+
+
 def test_unknown_option_or_canonicalizer():
     with pytest.raises(TypeError, match="'nope'"):
         spinneret.surt("http://a.b/", nope=True)
