@@ -2,7 +2,7 @@
 //! `harness_sees_disagreements`): where the simulator must agree with the
 //! tree builder, and its documented limitations, each with a minimal repro.
 
-use crate::Class;
+use super::super::Class;
 
 /// Short inputs where the simulator must agree with the tree builder, and
 /// how many raw-text elements each side must see.

@@ -1,0 +1,21 @@
+//! The integration tests of spinneret-cli in one binary (one link
+//! and one build of what they share instead of one per file; CI's
+//! build time). Each file is a module, as it was a test crate of its
+//! own.
+
+#[path = "canon_cli.rs"]
+mod canon_cli;
+#[path = "canon_eval.rs"]
+mod canon_eval;
+#[path = "corpus.rs"]
+mod corpus;
+#[path = "golden.rs"]
+mod golden;
+#[path = "inputs.rs"]
+mod inputs;
+#[path = "parquet.rs"]
+mod parquet;
+#[path = "streamed.rs"]
+mod streamed;
+#[path = "tree.rs"]
+mod tree;
