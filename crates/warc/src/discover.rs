@@ -314,12 +314,28 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn tmpdir(name: &str) -> PathBuf {
+    /// A folder of the test's own, removed when the test ends.
+    struct TempDir(PathBuf);
+
+    impl std::ops::Deref for TempDir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn tmpdir(name: &str) -> TempDir {
         let d =
             std::env::temp_dir().join(format!("spinneret-discover-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        TempDir(d)
     }
 
     fn touch(p: &Path, bytes: &[u8]) {
@@ -466,7 +482,7 @@ mod tests {
         let d = tmpdir("loop");
         touch(&d.join("a/1.warc"), b"");
         touch(&d.join("z.warc"), b"");
-        std::os::unix::fs::symlink(&d, d.join("a/up")).unwrap();
+        std::os::unix::fs::symlink(&*d, d.join("a/up")).unwrap();
         let r = Discover::default().expand(d.to_str().unwrap());
         let loops = r
             .iter()
