@@ -562,11 +562,11 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
         sources.extend(crate::input::expand_input(i, discover));
     }
     if let Some(m) = &args.manifest {
-        let dir = match &args.dir {
-            Some(d) => d.clone(),
-            None => m.parent().map(Path::to_owned).unwrap_or_default(),
-        };
-        sources.extend(crate::input::manifest_sources(m, &dir, discover)?);
+        sources.extend(crate::input::manifest_sources(
+            m,
+            args.dir.as_deref(),
+            discover,
+        )?);
     }
     if sources.is_empty() {
         return Err(Error::NoInput);

@@ -119,14 +119,6 @@ pub fn expand_input(input: &str, discover: Discover) -> Vec<Source> {
         .collect()
 }
 
-/// Reads a manifest of HTML pages: a TSV with a header line naming `path`
-/// and `url` columns (others ignored). Rows with too few columns are kept
-/// with an empty URL and reported as bad when processed.
-pub fn read_manifest(manifest: &Path, dir: &Path) -> Result<Vec<(PathBuf, String)>, Error> {
-    let text = read_manifest_text(manifest)?;
-    pages_of_manifest(&text, manifest, dir)
-}
-
 /// A manifest's text: gzip decompressed (by its magic), lossy UTF-8.
 fn read_manifest_text(manifest: &Path) -> Result<String, Error> {
     spinneret_warc::discover::read_list_file(manifest).map_err(|source| Error::Input {
@@ -143,6 +135,9 @@ fn page_columns(header: &str) -> Option<(usize, usize)> {
     Some((col("path")?, col("url")?))
 }
 
+/// The HTML pages of a manifest whose header line names `path` and `url`
+/// columns (others ignored). Rows with too few columns are kept with an
+/// empty URL and reported as bad when processed.
 fn pages_of_manifest(
     text: &str,
     manifest: &Path,
@@ -170,13 +165,14 @@ fn pages_of_manifest(
 /// The sources a `--manifest` lists: HTML pages when its header line
 /// names `path` and `url` columns (a TSV), else WARC/ARC files, one path a
 /// line (Common Crawl's `warc.paths.gz`; plain or gzip). Relative paths are
-/// joined to `dir`. A listed WARC path is taken whatever its name; one that
-/// is a directory is walked.
+/// joined to `dir` (`--dir`), by default the manifest's folder. A listed
+/// WARC path is taken whatever its name; one that is a directory is walked.
 pub fn manifest_sources(
     manifest: &Path,
-    dir: &Path,
+    dir: Option<&Path>,
     discover: Discover,
 ) -> Result<Vec<Source>, Error> {
+    let dir = dir.or(manifest.parent()).unwrap_or(Path::new(""));
     let text = read_manifest_text(manifest)?;
     if page_columns(text.lines().next().unwrap_or("")).is_some() {
         return Ok(vec![Source::Pages(pages_of_manifest(
@@ -221,11 +217,7 @@ pub fn resolve(args: &LinksArgs) -> Result<Vec<Source>, Error> {
         });
     }
     if let Some(m) = &args.manifest {
-        let dir = match &args.dir {
-            Some(d) => d.clone(),
-            None => m.parent().map(Path::to_owned).unwrap_or_default(),
-        };
-        out.extend(manifest_sources(m, &dir, discover)?);
+        out.extend(manifest_sources(m, args.dir.as_deref(), discover)?);
     }
     if out.is_empty() {
         return Err(Error::NoInput);
@@ -573,7 +565,8 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(paths.as_bytes()).unwrap();
         std::fs::write(d.join("warc.paths.gz"), gz.finish().unwrap()).unwrap();
-        let got = manifest_sources(&d.join("warc.paths.gz"), &d, Discover::default()).unwrap();
+        let got =
+            manifest_sources(&d.join("warc.paths.gz"), Some(&d), Discover::default()).unwrap();
         assert_eq!(got.len(), 3, "{got:?}");
         assert_eq!(got[0], Source::Warc(d.join("crawl-data/a.warc.gz")));
         assert!(
@@ -581,7 +574,11 @@ mod tests {
         );
         assert!(matches!(&got[2], Source::Unreadable { what, .. } if what.contains("remote")));
         std::fs::write(d.join("pages.tsv"), "url\tpath\nhttps://a/\tp.html\n").unwrap();
-        let got = manifest_sources(&d.join("pages.tsv"), Path::new("/b"), Discover::default());
+        let got = manifest_sources(
+            &d.join("pages.tsv"),
+            Some(Path::new("/b")),
+            Discover::default(),
+        );
         assert_eq!(
             got.unwrap(),
             [Source::Pages(vec![(
@@ -632,6 +629,11 @@ mod tests {
             );
         }
         std::fs::remove_dir_all(d).unwrap();
+    }
+
+    /// The pages of a manifest of HTML pages.
+    fn read_manifest(m: &Path, dir: &Path) -> Result<Vec<(PathBuf, String)>, Error> {
+        pages_of_manifest(&read_manifest_text(m)?, m, dir)
     }
 
     #[test]

@@ -73,9 +73,6 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// A glob pattern is invalid or matches nothing.
-    #[error("{0}")]
-    Glob(String),
     /// The manifest lacks the `path` or `url` column.
     #[error("{path}: {what}")]
     Manifest {

@@ -149,11 +149,13 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
         }
         true
     };
-    let files: Vec<(String, Opened)> = match job.source {
-        Source::File(f) => vec![(
+    // Each file is opened when its turn comes (a folder of thousands of
+    // WARCs holds one descriptor at a time).
+    let files: Box<dyn Iterator<Item = (String, Opened)>> = match job.source {
+        Source::File(f) => Box::new(std::iter::once((
             job.name.clone(),
-            Ok(Box::new(io::BufReader::with_capacity(1 << 16, f))),
-        )],
+            Ok(Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn Read>),
+        ))),
         Source::Paths(paths) => {
             // One readable file at least, or the first error is the end.
             if !paths.iter().any(Result::is_ok) {
@@ -164,13 +166,10 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
                 let _ = tx.send(Message::Failed(msg));
                 return;
             }
-            paths
-                .into_iter()
-                .map(|p| match p {
-                    Ok(p) => (p.display().to_string(), open(&p)),
-                    Err(msg) => (String::new(), Err(msg)),
-                })
-                .collect()
+            Box::new(paths.into_iter().map(|p| match p {
+                Ok(p) => (p.display().to_string(), open(&p)),
+                Err(msg) => (String::new(), Err(msg)),
+            }))
         }
     };
     for (name, reader) in files {

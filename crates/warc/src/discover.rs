@@ -125,44 +125,26 @@ pub fn sniff_crawl_file(path: &Path) -> bool {
     let Ok(mut file) = std::fs::File::open(path) else {
         return false;
     };
-    let mut magic = [0u8; 4];
-    let Ok(n) = read_up_to(&mut file, &mut magic) else {
+    let mut magic = Vec::with_capacity(4);
+    if (&mut file).take(4).read_to_end(&mut magic).is_err() {
         return false;
-    };
-    let magic = &magic[..n];
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut head = Vec::with_capacity(SNIFF_BYTES as usize);
-    let read = if magic.starts_with(&[0x1f, 0x8b]) {
-        flate2::read::GzDecoder::new(file)
-            .take(SNIFF_BYTES)
-            .read_to_end(&mut head)
+    }
+    // The file read once: its first bytes, then the rest.
+    let stream = magic.as_slice().chain(file);
+    let decoded: Box<dyn Read + '_> = if magic.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::GzDecoder::new(stream))
     } else if magic == [0x28, 0xb5, 0x2f, 0xfd] {
-        match zstd::stream::read::Decoder::new(file) {
-            Ok(d) => d.take(SNIFF_BYTES).read_to_end(&mut head),
-            Err(e) => Err(e),
+        match zstd::stream::read::Decoder::new(stream) {
+            Ok(d) => Box::new(d),
+            Err(_) => return false,
         }
     } else {
-        file.take(SNIFF_BYTES).read_to_end(&mut head)
+        Box::new(stream)
     };
+    let mut head = Vec::with_capacity(SNIFF_BYTES as usize);
     // A stream that fails after the first bytes still says what it is.
-    let _ = read;
+    let _ = decoded.take(SNIFF_BYTES).read_to_end(&mut head);
     head.starts_with(b"WARC/") || head.starts_with(b"filedesc://")
-}
-
-/// Fills as much of `buf` as the reader has; the bytes read.
-fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 fn has_glob_chars(s: &str) -> bool {
