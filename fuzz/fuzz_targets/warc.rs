@@ -7,7 +7,8 @@
 //! (`Reader::from_read_ahead`, the splitter fed in the same pieces).
 //!
 //! Input: a flags byte (bit 0 wrap in gzip, bit 1 small size limits so the
-//! limit paths run), a read-size byte (reads of that many 64-byte units;
+//! limit paths run, bits 2-3 what a record carries: 0 the decoded payload,
+//! 1 the block, 2-3 the block's first 48 bytes), a read-size byte (reads of that many 64-byte units;
 //! 0: whole reads), a segment byte (the
 //! uncompressed size of each gzip member in 64-byte units; 0: one member),
 //! then the file's bytes.
@@ -18,7 +19,7 @@ use flate2::write::GzEncoder;
 use libfuzzer_sys::fuzz_target;
 use spinneret_fuzz::{ChunkedReader, Input};
 use spinneret_warc::ahead::{InlinePrefetch, Splitter};
-use spinneret_warc::{Options, Reader};
+use spinneret_warc::{Content, Options, Reader};
 use std::io::Write;
 
 /// Every item of `reader` rendered with `Debug`, checking progress.
@@ -63,13 +64,22 @@ fuzz_target!(|data: &[u8]| {
     } else {
         plain
     };
+    let content = match (flags >> 2) & 3 {
+        0 => Content::Payload,
+        1 => Content::Block,
+        _ => Content::Head(48),
+    };
     let options = if flags & 2 != 0 {
         Options {
             max_record_size: 64,
             max_body_size: 32,
+            content,
         }
     } else {
-        Options::default()
+        Options {
+            content,
+            ..Options::default()
+        }
     };
     let limit = 2 * (file.len() + plain.len()) + 16;
     let in_memory = read_all(Reader::with_options(file, options), limit);

@@ -58,6 +58,12 @@ pub enum Item {
         file: Arc<str>,
         /// The record.
         record: Box<Record>,
+        /// The file offset where the next item (record or damage) starts,
+        /// or the file's size after the last: with [`Record::offset`], the
+        /// byte range a replay system reads (for a compressed file, the
+        /// record's gzip members — when two records share a member, the
+        /// first one's `end` equals its offset).
+        end: u64,
     },
     /// An HTML file with its URL.
     Page {
@@ -91,7 +97,7 @@ impl Item {
     /// An estimate of the memory the item holds (for batch sizing).
     pub fn weight(&self) -> usize {
         match self {
-            Item::Record { record, .. } => record.body.len() + 512,
+            Item::Record { record, .. } => record.body.len() + record.block.len() + 512,
             Item::Page { body, .. } => body.len() + 256,
             Item::Bad { .. } | Item::Unreadable { .. } => 64,
         }
@@ -404,38 +410,59 @@ pub fn produce(
 
 /// Emits the items of one file's `records` (positions from `base`): the
 /// bytes read, and where the run stopped if `emit` stopped it.
+///
+/// Each record is emitted once the item after it is read, so that its
+/// [`Item::Record::end`] is known: the next item's offset, or the file's
+/// size after the last.
 fn records_of(
     mut records: Reader<'_>,
     file: &Arc<str>,
     base: u64,
     emit: &mut dyn FnMut(Item, u64) -> bool,
 ) -> (u64, Option<u64>) {
-    for r in records.by_ref() {
-        let (item, off) = match r {
-            Ok(record) => {
-                let off = record.offset;
-                (
-                    Item::Record {
-                        file: file.clone(),
-                        record: Box::new(record),
-                    },
-                    off,
-                )
-            }
-            Err(e) => (
-                Item::Bad {
-                    file: file.clone(),
-                    offset: Some(e.offset()),
-                    what: e.to_string(),
-                },
-                e.offset(),
-            ),
+    let mut held: Option<Record> = None;
+    // The held record, emitted with its end: where the run stopped if
+    // `emit` stopped it.
+    let release = |held: &mut Option<Record>,
+                   end: u64,
+                   emit: &mut dyn FnMut(Item, u64) -> bool|
+     -> Option<u64> {
+        let record = held.take()?;
+        let off = record.offset;
+        let item = Item::Record {
+            file: file.clone(),
+            record: Box::new(record),
+            end,
         };
-        if !emit(item, base + off) {
-            return (records.bytes_read(), Some(base + off));
+        (!emit(item, base + off)).then_some(base + off)
+    };
+    for r in records.by_ref() {
+        let off = match &r {
+            Ok(record) => record.offset,
+            Err(e) => e.offset(),
+        };
+        if let Some(stop) = release(&mut held, off, emit) {
+            return (records.bytes_read(), Some(stop));
+        }
+        match r {
+            Ok(record) => held = Some(record),
+            Err(e) => {
+                let item = Item::Bad {
+                    file: file.clone(),
+                    offset: Some(off),
+                    what: e.to_string(),
+                };
+                if !emit(item, base + off) {
+                    return (records.bytes_read(), Some(base + off));
+                }
+            }
         }
     }
-    (records.bytes_read(), None)
+    let size = records.bytes_read();
+    if let Some(stop) = release(&mut held, size, emit) {
+        return (size, Some(stop));
+    }
+    (size, None)
 }
 
 fn page_item(path: &Path, url: &str, max_size: u64) -> Item {

@@ -41,6 +41,7 @@ pub mod args;
 pub mod canon;
 pub mod canon_eval;
 pub mod columnar;
+pub mod driver;
 pub mod input;
 pub mod output;
 pub mod pipeline;

@@ -1,12 +1,7 @@
-//! The `spinneret links` run: a producer thread reads inputs into batches of
-//! items (at most [`LinksArgs::batch`] records or [`BATCH_BYTES`] of
-//! payload); a processor thread has each batch processed in parallel on a
-//! rayon pool of `--threads` workers; the calling thread writes each batch's
-//! outcomes in input order while the next batch is processed. Each channel
-//! holds one batch, so memory is bounded by about five batches (one being
-//! read, one queued, one being processed, its queued outcomes, the ones
-//! being written; plus the streaming reader's buffers, a few times
-//! `--max-record-size`).
+//! `spinneret links` on the [`driver`](crate::driver): its [`Job`]
+//! processes each item into an [`Outcome`] (the page's rendered lines or
+//! Arrow rows), its [`Sink`] writes them in input order, through
+//! `--unique`, as JSON Lines, TSV or Parquet.
 //!
 //! A page whose rendered lines would pass their budget (twice the page, at
 //! least a megabyte: [`Lines`]) comes back from the
@@ -33,49 +28,26 @@
 //! options, never on `--threads` or `--batch`.
 
 use std::io::{self, BufWriter, Write};
-use std::sync::Arc;
-use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use spinneret_warc::Options;
 
 use crate::Error;
 use crate::args::{Format, LinksArgs};
 use crate::columnar::{ParquetOut, ParquetOutError};
+use crate::driver::{self, Drive, Flow, Job, Report, Sink};
 use crate::input::{self, Item, Source};
 use crate::output::{Spill, TSV_HEADER, Unique};
 use crate::process::{Class, LineOut, Lines, Outcome, Render, process, process_into};
-use crate::read_ahead::{Urgent, Workers};
 use crate::stats::Stats;
 use spinneret_canon::KeyHash;
 use spinneret_columns::LinkFields;
 
-/// A batch is sent once its items hold this many payload bytes.
-///
-/// Why 8 MiB: about five batches are in flight, and every page of memory
-/// the run touches is faulted in and zeroed by the kernel once (after a
-/// pause, the virtual machine's host may have taken freed pages back, and
-/// faults them in again). On the benchmark WARC (100 KB pages on average)
-/// 32 MiB batches (256 records) peaked at 276 MB RSS and 8 MiB batches at
-/// about 190 MB, with the same user time on two threads.
-pub const BATCH_BYTES: usize = 8 << 20;
+pub use crate::driver::{BATCH_BYTES, Status};
 
 /// An item with more payload bytes than this is processed by the writing
 /// thread, its lines streamed out, instead of by the pool.
 pub const STREAM_PAYLOAD: usize = 8 << 20;
-
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// Every input was processed.
-    Complete,
-    /// The output was closed (EPIPE): a normal stop.
-    OutputClosed,
-    /// `--strict` and a bad record.
-    Strict,
-}
 
 impl RunResult {
     /// The process exit code: 2 for a strict stop; 1 when an input could
@@ -106,15 +78,6 @@ fn input_count(sources: &[Source]) -> u64 {
             _ => 1,
         })
         .sum()
-}
-
-fn progress_bar(total: u64) -> ProgressBar {
-    let bar = ProgressBar::new(total);
-    let style =
-        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style.progress_chars("=> "));
-    bar
 }
 
 /// The writing thread's [`LineOut`]: each line, once rendered, goes
@@ -200,6 +163,171 @@ fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
     }
 }
 
+/// The links job: each item's outcome, and the item itself when the writer
+/// is to process it (again), streaming — no outcome for an item over
+/// [`STREAM_PAYLOAD`], an outcome without lines for one whose lines went
+/// over their budget.
+struct LinksJob<'r> {
+    render: Render<'r>,
+}
+
+/// One item's result: its outcome, and the item when the writer processes
+/// it (again).
+type Done = (Option<Outcome>, Option<Item>);
+
+impl Job for LinksJob<'_> {
+    type Done = Done;
+
+    fn process(&self, item: Item) -> Done {
+        if item.weight() > STREAM_PAYLOAD {
+            return (None, Some(item));
+        }
+        let o = process(&item, self.render);
+        let again = o.lines.over_budget.then_some(item);
+        (Some(o), again)
+    }
+}
+
+/// The links sink: lines (or Parquet rows) in input order, through
+/// `--unique`, counted in the run's statistics.
+struct LinksSink<'a, 'o> {
+    args: &'a LinksArgs,
+    render: Render<'a>,
+    w: BufWriter<&'o mut dyn Write>,
+    unique: Unique,
+    parquet: Option<ParquetOut>,
+    stats: Stats,
+}
+
+/// `Ok(false)`: the output pipe is closed.
+fn write_bytes(w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]) -> Result<bool, Error> {
+    match w.write_all(bytes) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(Error::Output(e)),
+    }
+}
+
+/// `Flow::Go` while the output is open.
+fn open_flow(open: bool) -> Flow {
+    if open {
+        Flow::Go
+    } else {
+        Flow::Stop(Status::OutputClosed)
+    }
+}
+
+impl Sink<Done> for LinksSink<'_, '_> {
+    fn begin(&mut self) -> Result<Flow, Error> {
+        if self.args.format == Format::Tsv {
+            return Ok(open_flow(write_bytes(
+                &mut self.w,
+                format!("{TSV_HEADER}\n").as_bytes(),
+            )?));
+        }
+        Ok(Flow::Go)
+    }
+
+    fn write(&mut self, (done, again): Done, report: &mut Report<'_>) -> Result<Flow, Error> {
+        // An item this thread processes (again), streaming its lines: its
+        // outcome comes after its lines, which is the same for the
+        // statistics, and a bad item has no lines.
+        let (o, open) = match (done, again) {
+            (done, Some(item)) => {
+                let mut stream = StreamOut {
+                    w: &mut self.w,
+                    unique: self.args.unique.then_some(&mut self.unique),
+                    parquet: self.parquet.as_mut(),
+                    line: String::new(),
+                    written: 0,
+                    state: Ok(true),
+                };
+                let (record_type, class, body_error) =
+                    process_into(&item, self.render, &mut stream);
+                self.stats.links_written += stream.written;
+                let mut open = stream.state?;
+                if open && let Some(p) = &mut self.parquet {
+                    // The page's last rows.
+                    open = parquet_written(p.write_stream(&mut self.w))?;
+                }
+                let o = done.unwrap_or(Outcome {
+                    record_type,
+                    class,
+                    body_error,
+                    lines: Lines::default(),
+                });
+                (o, open)
+            }
+            (Some(o), None) => (o, true),
+            (None, None) => return Ok(Flow::Go),
+        };
+        self.stats.add(&o);
+        let bad = match &o.class {
+            Class::Bad(msg) => Some(("bad record", msg)),
+            Class::Unreadable(msg) => Some(("cannot read", msg)),
+            _ => None,
+        };
+        if let Some((what, msg)) = bad
+            && let Flow::Stop(s) = report.problem(what, msg)
+        {
+            return Ok(Flow::Stop(s));
+        }
+        if !open {
+            return Ok(Flow::Stop(Status::OutputClosed));
+        }
+        if let Some(p) = &mut self.parquet {
+            let Some(mut columns) = o.lines.columns else {
+                return Ok(Flow::Go);
+            };
+            let keys = &o.lines.keys;
+            let written = columns
+                .finish()
+                .map_err(ParquetOutError::from)
+                .and_then(|batch| {
+                    p.write(
+                        &batch,
+                        self.args.unique.then_some((&mut self.unique, &keys[..])),
+                        &mut self.w,
+                    )
+                });
+            return match written {
+                Ok(rows) => {
+                    self.stats.links_written += rows as u64;
+                    Ok(Flow::Go)
+                }
+                Err(e) => Ok(open_flow(parquet_written(Err(e))?)),
+            };
+        }
+        if !self.args.unique {
+            // Every line: the page's text at once.
+            if !write_bytes(&mut self.w, o.lines.text.as_bytes())? {
+                return Ok(Flow::Stop(Status::OutputClosed));
+            }
+            self.stats.links_written += o.lines.ends.len() as u64;
+            return Ok(Flow::Go);
+        }
+        for (key, line) in o.lines.iter() {
+            if let Some(k) = key
+                && !self.unique.first(k)
+            {
+                continue;
+            }
+            if !write_bytes(&mut self.w, line.as_bytes())? {
+                return Ok(Flow::Stop(Status::OutputClosed));
+            }
+            self.stats.links_written += 1;
+        }
+        Ok(Flow::Go)
+    }
+
+    fn progress(&self, secs: f64) -> Option<String> {
+        Some(format!(
+            "{:.0} pages/s",
+            self.stats.html_pages as f64 / secs
+        ))
+    }
+}
+
 /// Runs `spinneret links`: output lines to `out`, bad-record lines and the
 /// summary to `diag`, a progress bar on stderr when `progress`.
 pub fn run(
@@ -210,16 +338,6 @@ pub fn run(
 ) -> Result<RunResult, Error> {
     let start = Instant::now();
     let sources = input::resolve(args)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .map_err(|e| Error::Threads(e.to_string()))?;
-    let urgent = Arc::new(Urgent::default());
-    let bar = if progress {
-        progress_bar(sources.iter().map(input::source_len).sum())
-    } else {
-        ProgressBar::hidden()
-    };
     let profile = args.profile_args.build(&args.profile)?;
     let plain_whatwg = profile.engine == spinneret_canon::Engine::Whatwg
         && profile.rules == spinneret_canon::RuleSet::EMPTY
@@ -229,215 +347,39 @@ pub fn run(
         unique: args.unique,
         canon: (!plain_whatwg).then_some(&profile),
     };
-    let opts = Options {
-        max_record_size: args.max_record_size,
-        ..Options::default()
+    let how = Drive {
+        threads: args.threads,
+        batch: usize::try_from(args.batch).unwrap_or(usize::MAX),
+        opts: Options {
+            max_record_size: args.max_record_size,
+            ..Options::default()
+        },
+        strict: args.strict,
+        progress,
     };
-    let batch_records = usize::try_from(args.batch).unwrap_or(usize::MAX).max(1);
-    let mut stats = Stats {
-        inputs: input_count(&sources),
-        ..Stats::default()
+    let mut sink = LinksSink {
+        args,
+        render,
+        w: BufWriter::with_capacity(1 << 16, out),
+        unique: Unique::default(),
+        parquet: match args.format {
+            Format::Parquet => Some(ParquetOut::new().map_err(Error::Parquet)?),
+            Format::Jsonl | Format::Tsv => None,
+        },
+        stats: Stats {
+            inputs: input_count(&sources),
+            ..Stats::default()
+        },
     };
-    let mut status = Status::Complete;
-    let mut w = BufWriter::with_capacity(1 << 16, out);
-    let mut unique = Unique::default();
-    let mut parquet = match args.format {
-        Format::Parquet => Some(ParquetOut::new().map_err(Error::Parquet)?),
-        Format::Jsonl | Format::Tsv => None,
-    };
-
-    // Ok(false): the output pipe is closed.
-    let write = |w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]| match w.write_all(bytes) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(Error::Output(e)),
-    };
-
-    let result: Result<u64, Error> = std::thread::scope(|scope| {
-        let (tx, rx) = sync_channel::<(Vec<Item>, u64)>(1);
-        let sources = &sources;
-        // With one worker, the producer inflates itself (a second core's
-        // work); with more, the workers inflate (see `read_ahead`).
-        let workers = (args.threads > 1).then_some(Workers {
-            pool: &pool,
-            urgent: &urgent,
-        });
-        let producer = scope.spawn(move || {
-            let mut batch = Vec::new();
-            let mut weight = 0usize;
-            let done = input::produce(sources, opts, workers, &mut |item, pos| {
-                weight += item.weight();
-                batch.push(item);
-                if batch.len() >= batch_records || weight >= BATCH_BYTES {
-                    weight = 0;
-                    tx.send((std::mem::take(&mut batch), pos)).is_ok()
-                } else {
-                    true
-                }
-            });
-            if !batch.is_empty() {
-                let _ = tx.send((batch, done));
-            }
-            done
-        });
-
-        // The batches' outcomes, processed on the pool by their own thread
-        // so that the workers go on while this thread writes.
-        // Each item's outcome, and the item itself when the writer is to
-        // process it (again), streaming: no outcome for an item over
-        // STREAM_PAYLOAD, an outcome without lines for one whose lines went
-        // over their budget.
-        type Done = (Option<Outcome>, Option<Item>);
-        let (done_tx, done_rx) = sync_channel::<(Vec<Done>, u64)>(1);
-        let (pool, urgent) = (&pool, &urgent);
-        let processor = scope.spawn(move || {
-            for (batch, pos) in rx.iter() {
-                let outcomes: Vec<Done> = pool.install(|| {
-                    batch
-                        .into_par_iter()
-                        .map(|item| {
-                            // The reading thread may be waiting for these.
-                            urgent.run_all();
-                            if item.weight() > STREAM_PAYLOAD {
-                                return (None, Some(item));
-                            }
-                            let o = process(&item, render);
-                            let again = o.lines.over_budget.then_some(item);
-                            (Some(o), again)
-                        })
-                        .collect()
-                });
-                if done_tx.send((outcomes, pos)).is_err() {
-                    // The writer stopped: so does the producer, once its
-                    // channel's receiver (`rx`, dropped here) is gone.
-                    break;
-                }
-            }
-        });
-
-        let mut consume = || -> Result<(), Error> {
-            if args.format == Format::Tsv && !write(&mut w, format!("{TSV_HEADER}\n").as_bytes())? {
-                status = Status::OutputClosed;
-                return Ok(());
-            }
-            for (outcomes, pos) in done_rx.iter() {
-                for (done, again) in outcomes {
-                    // An item this thread processes (again), streaming its
-                    // lines: its outcome comes after its lines, which is
-                    // the same for the statistics, and a bad item has no
-                    // lines.
-                    let (o, open) = match (done, again) {
-                        (done, Some(item)) => {
-                            let mut stream = StreamOut {
-                                w: &mut w,
-                                unique: args.unique.then_some(&mut unique),
-                                parquet: parquet.as_mut(),
-                                line: String::new(),
-                                written: 0,
-                                state: Ok(true),
-                            };
-                            let (record_type, class, body_error) =
-                                process_into(&item, render, &mut stream);
-                            stats.links_written += stream.written;
-                            let mut open = stream.state?;
-                            if open && let Some(p) = &mut parquet {
-                                // The page's last rows.
-                                open = parquet_written(p.write_stream(&mut w))?;
-                            }
-                            let o = done.unwrap_or(Outcome {
-                                record_type,
-                                class,
-                                body_error,
-                                lines: Lines::default(),
-                            });
-                            (o, open)
-                        }
-                        (Some(o), None) => (o, true),
-                        (None, None) => continue,
-                    };
-                    stats.add(&o);
-                    let bad = match &o.class {
-                        Class::Bad(msg) => Some(("bad record", msg)),
-                        Class::Unreadable(msg) => Some(("cannot read", msg)),
-                        _ => None,
-                    };
-                    if let Some((what, msg)) = bad {
-                        bar.suspend(|| {
-                            let _ = writeln!(diag, "spinneret: {what}: {msg}");
-                        });
-                        if args.strict {
-                            status = Status::Strict;
-                            return Ok(());
-                        }
-                    }
-                    if !open {
-                        status = Status::OutputClosed;
-                        return Ok(());
-                    }
-                    if let Some(p) = &mut parquet {
-                        let Some(mut columns) = o.lines.columns else {
-                            continue;
-                        };
-                        let keys = &o.lines.keys;
-                        let written =
-                            columns
-                                .finish()
-                                .map_err(ParquetOutError::from)
-                                .and_then(|batch| {
-                                    p.write(
-                                        &batch,
-                                        args.unique.then_some((&mut unique, &keys[..])),
-                                        &mut w,
-                                    )
-                                });
-                        match written {
-                            Ok(rows) => stats.links_written += rows as u64,
-                            Err(e) => {
-                                if !parquet_written(Err(e))? {
-                                    status = Status::OutputClosed;
-                                    return Ok(());
-                                }
-                            }
-                        }
-                        continue;
-                    }
-                    if !args.unique {
-                        // Every line: the page's text at once.
-                        if !write(&mut w, o.lines.text.as_bytes())? {
-                            status = Status::OutputClosed;
-                            return Ok(());
-                        }
-                        stats.links_written += o.lines.ends.len() as u64;
-                        continue;
-                    }
-                    for (key, line) in o.lines.iter() {
-                        if let Some(k) = key
-                            && !unique.first(k)
-                        {
-                            continue;
-                        }
-                        if !write(&mut w, line.as_bytes())? {
-                            status = Status::OutputClosed;
-                            return Ok(());
-                        }
-                        stats.links_written += 1;
-                    }
-                }
-                bar.set_position(pos);
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{:.0} pages/s", stats.html_pages as f64 / secs));
-            }
-            Ok(())
-        };
-        let r = consume();
-        // Unblocks the processor, and through it the producer, if the run
-        // stopped early.
-        drop(done_rx);
-        let _ = processor.join();
-        let bytes = producer.join().unwrap_or(0);
-        r.map(|()| bytes)
-    });
-    stats.bytes = result?;
+    let driven = driver::drive(&sources, &LinksJob { render }, &mut sink, &how, diag)?;
+    let LinksSink {
+        mut w,
+        parquet,
+        mut stats,
+        ..
+    } = sink;
+    let mut status = driven.status;
+    stats.bytes = driven.bytes;
     if status != Status::OutputClosed
         && let Some(p) = parquet
         && !parquet_written(p.finish(&mut w))?
@@ -457,7 +399,6 @@ pub fn run(
         Status::Strict => Some("strict"),
     };
     stats.finish(start.elapsed());
-    bar.finish_and_clear();
     if let Some(path) = &args.stats {
         let json = serde_json::to_string_pretty(&stats).unwrap_or_default();
         std::fs::write(path, json + "\n").map_err(|source| Error::Stats {

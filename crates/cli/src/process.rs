@@ -433,7 +433,7 @@ pub fn process_into(
             };
             ("html-file", class, false)
         }
-        Item::Record { file, record } => {
+        Item::Record { file, record, .. } => {
             let kind = record.kind;
             let body_error = record.body_error.is_some();
             let class = if !matches!(kind, RecordType::Response | RecordType::Resource) {

@@ -85,5 +85,5 @@ mod warc_header;
 pub use body::Body;
 pub use error::{BodyError, Container, HeaderProblem, HttpProblem, RecordError};
 pub use http::Http;
-pub use reader::{Options, Reader};
+pub use reader::{Content, Options, Reader};
 pub use record::{LinkHeaders, Record, RecordType};

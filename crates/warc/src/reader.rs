@@ -38,6 +38,31 @@ pub struct Options {
     /// The decoded HTTP body is cut at this size (with
     /// [`crate::BodyError::TooLarge`]). Default 64 MiB.
     pub max_body_size: usize,
+    /// What a record carries of its block. Default [`Content::Payload`].
+    pub content: Content,
+}
+
+/// What a [`Record`] carries of its block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Content {
+    /// The payload of `response` and `resource` records, decoded (transfer
+    /// and content codings removed), in [`Record::body`]; other types carry
+    /// their headers only. What a link extractor reads.
+    #[default]
+    Payload,
+    /// Every record's block as stored, in [`Record::block`]; nothing
+    /// decoded (the HTTP head of `response` and `revisit` records is still
+    /// parsed). What a verifier hashes.
+    Block,
+    /// The first N bytes of every record's block in [`Record::block`]
+    /// (the HTTP head and the start of the payload); the rest of a longer
+    /// block is read and dropped as it streams by. A record of any size is
+    /// produced ([`Options::max_record_size`] does not apply) in memory
+    /// bounded by N. What an indexer reads. A longer record whose block is
+    /// not followed by a record boundary is reported
+    /// ([`RecordError::BadBoundary`]) and reading resumes after its
+    /// declared block, not inside it: the block was not kept.
+    Head(usize),
 }
 
 impl Default for Options {
@@ -45,6 +70,7 @@ impl Default for Options {
         Options {
             max_record_size: 64 << 20,
             max_body_size: 64 << 20,
+            content: Content::Payload,
         }
     }
 }
@@ -449,6 +475,7 @@ impl<'a> Reader<'a> {
         let start = self.pos;
         self.need(8);
         let offset = self.offset_of(start);
+        let stream_offset = self.base + start as u64;
         // 1. The header.
         let header = match self.read_header(start) {
             Ok(header) => header,
@@ -463,9 +490,25 @@ impl<'a> Reader<'a> {
                 );
             }
         };
-        // 2. Too large: skip without keeping it.
-        if header.length > self.opts.max_record_size {
-            return self.skip_too_large(start, offset, header);
+        // 2. Too large: skip without keeping it; or, reading heads only,
+        // keep the head and skip the rest.
+        match self.opts.content {
+            Content::Head(n) if header.length > n as u64 => {
+                let stored_len = (header.end - start) as u64 + header.length;
+                return self.record_by_head(start, offset, header, n).map(|r| {
+                    r.map(|mut rec| {
+                        rec.stream_offset = stream_offset;
+                        rec.stored_len = stored_len;
+                        rec
+                    })
+                });
+            }
+            Content::Head(_) => {}
+            Content::Payload | Content::Block => {
+                if header.length > self.opts.max_record_size {
+                    return self.skip_too_large(start, offset, header);
+                }
+            }
         }
         // 3. The whole block.
         let header_end = header.end;
@@ -506,7 +549,81 @@ impl<'a> Reader<'a> {
             } else {
                 Block::Borrowed(&self.buf[header_end..end])
             };
-        Some(build(header, offset, block, &self.opts))
+        Some(build(header, offset, block, &self.opts).map(|mut rec| {
+            rec.stream_offset = stream_offset;
+            rec.stored_len = (end - start) as u64;
+            rec
+        }))
+    }
+
+    /// The record at `start` from the first `n` bytes of its block
+    /// ([`Content::Head`]); the rest of the block is read and dropped.
+    fn record_by_head(
+        &mut self,
+        start: usize,
+        offset: u64,
+        header: Header,
+        n: usize,
+    ) -> Option<Result<Record, RecordError>> {
+        let suspect = self.suspect(start);
+        let header_end = header.end;
+        self.need(header_end - start + n);
+        let kept = (self.buf.len() - header_end).min(n);
+        let head = self.buf[header_end..header_end + kept].to_vec();
+        self.pos = header_end;
+        let skipped = self.skip_block(header.length);
+        let report = |this: &mut Self, error: RecordError| {
+            let at = this.pos;
+            this.resync(at);
+            (!suspect).then_some(Err(error))
+        };
+        if skipped < header.length {
+            let error = RecordError::Truncated {
+                offset,
+                declared: header.length,
+                available: skipped,
+                target_uri: header.target_uri,
+            };
+            return report(self, error);
+        }
+        let end = self.pos;
+        let boundary = self.boundary_after(end, end);
+        if boundary == Boundary::Damaged {
+            let error = RecordError::BadBoundary {
+                offset,
+                target_uri: header.target_uri,
+            };
+            return report(self, error);
+        }
+        if suspect && boundary == Boundary::EndOfData {
+            return None;
+        }
+        let length = header.length;
+        let range = 0..head.len();
+        Some(
+            build(header, offset, Block::Owned(head, range), &self.opts).map(|mut rec| {
+                rec.block_len = length;
+                rec
+            }),
+        )
+    }
+
+    /// Moves `pos` past up to `len` bytes, reading and dropping data as it
+    /// goes; the bytes skipped (fewer at the end of the data or a barrier).
+    fn skip_block(&mut self, len: u64) -> u64 {
+        let mut remaining = len;
+        while remaining > 0 {
+            if self.pos == self.buf.len() {
+                self.compact();
+                if !self.need(1) {
+                    break;
+                }
+            }
+            let take = remaining.min((self.buf.len() - self.pos) as u64);
+            self.pos += take as usize;
+            remaining -= take;
+        }
+        len - remaining
     }
 
     /// Reads the header at `buf[start..]`: a WARC header block when the
@@ -594,18 +711,7 @@ impl<'a> Reader<'a> {
     ) -> Option<Result<Record, RecordError>> {
         let suspect = self.suspect(start);
         self.pos = header.end;
-        let mut remaining = header.length;
-        while remaining > 0 {
-            if self.pos == self.buf.len() {
-                self.compact();
-                if !self.need(1) {
-                    break;
-                }
-            }
-            let take = remaining.min((self.buf.len() - self.pos) as u64);
-            self.pos += take as usize;
-            remaining -= take;
-        }
+        self.skip_block(header.length);
         if suspect {
             return None;
         }
@@ -792,5 +898,123 @@ mod tests {
         assert!(got[1].1.is_range_of_buffer());
         assert!(got[2].1.is_range_of_buffer());
         assert!(bodies(&plain).iter().all(|(_, b)| !b.is_range_of_buffer()));
+    }
+}
+
+#[cfg(test)]
+mod content_tests {
+    use super::*;
+    use crate::Content;
+    use crate::container::tests::gz;
+
+    fn response(uri: &str, payload: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let mut block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+            payload.len()
+        )
+        .into_bytes();
+        block.extend_from_slice(payload);
+        let mut rec = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+             Content-Type: application/http; msgtype=response\r\n\
+             Content-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        rec.extend_from_slice(&block);
+        rec.extend_from_slice(b"\r\n\r\n");
+        (rec, block)
+    }
+
+    fn read(data: &[u8], content: Content, max_record_size: u64) -> Vec<Record> {
+        let opts = Options {
+            content,
+            max_record_size,
+            ..Options::default()
+        };
+        Reader::with_options(data, opts)
+            .map(|r| r.expect("a record"))
+            .collect()
+    }
+
+    /// `Block` keeps each block as stored and decodes nothing; `Head(n)`
+    /// keeps its first n bytes and produces records of any size; both give
+    /// the offsets and HTTP heads `Payload` gives.
+    #[test]
+    fn block_and_head_keep_what_they_say() {
+        let big: Vec<u8> = (0..200_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let recs = [
+            response("http://e.com/1", b"<p>one"),
+            response("http://e.com/2", &big),
+            response("http://e.com/3", b"<p>three"),
+        ];
+        let plain: Vec<u8> = recs.iter().flat_map(|(r, _)| r.clone()).collect();
+        let per_member: Vec<u8> = recs.iter().flat_map(|(r, _)| gz(r)).collect();
+        for data in [&plain, &per_member] {
+            let payload = read(data, Content::Payload, 64 << 20);
+            let block = read(data, Content::Block, 64 << 20);
+            let head = read(data, Content::Head(1024), 1000);
+            assert_eq!(payload.len(), 3);
+            assert_eq!(block.len(), 3);
+            assert_eq!(head.len(), 3, "Head ignores max_record_size");
+            for i in 0..3 {
+                let want_block = &recs[i].1;
+                assert_eq!(&block[i].block[..], &want_block[..]);
+                assert!(block[i].body.is_empty());
+                let n = want_block.len().min(1024);
+                assert_eq!(&head[i].block[..], &want_block[..n]);
+                assert_eq!(head[i].block_len, want_block.len() as u64);
+                for r in [&block[i], &head[i]] {
+                    assert_eq!(r.offset, payload[i].offset);
+                    assert_eq!(r.stream_offset, payload[i].stream_offset);
+                    assert_eq!(r.status(), Some(200));
+                }
+            }
+        }
+        // In a plain file the stream offset is the file offset; in a file of
+        // one member it is where the record starts in the decoded data.
+        let p = read(&plain, Content::Payload, 64 << 20);
+        assert!(p.iter().all(|r| r.offset == r.stream_offset));
+        let one_member = gz(&plain);
+        let m = read(&one_member, Content::Head(64), 64 << 20);
+        assert!(m.iter().all(|r| r.offset == 0));
+        let starts: Vec<u64> = p.iter().map(|r| r.stream_offset).collect();
+        assert_eq!(
+            m.iter().map(|r| r.stream_offset).collect::<Vec<_>>(),
+            starts
+        );
+    }
+
+    /// A long record whose declared length is wrong is reported; reading
+    /// resumes after its declared block and finds the next record.
+    #[test]
+    fn head_reports_a_long_record_with_a_bad_boundary() {
+        let big = vec![b'x'; 5000];
+        let (mut bad, _) = response("http://e.com/bad", &big);
+        // Declared 10 bytes longer than the block: the junk after it is
+        // partly swallowed, and the rest follows the declared block.
+        let block_len =
+            bad.len() - 4 - (bad.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4);
+        let cl = format!("\r\nContent-Length: {block_len}\r\n");
+        let fixed = format!("\r\nContent-Length: {}\r\n", block_len + 10);
+        let at = bad
+            .windows(cl.len())
+            .position(|w| w == cl.as_bytes())
+            .unwrap();
+        bad.splice(at..at + cl.len(), fixed.bytes());
+        let (good, _) = response("http://e.com/good", b"<p>ok");
+        let data = [bad, b"junk junk junk\r\n".to_vec(), good].concat();
+        let opts = Options {
+            content: Content::Head(100),
+            ..Options::default()
+        };
+        let items: Vec<_> = Reader::with_options(&data, opts).collect();
+        assert_eq!(items.len(), 2, "{items:?}");
+        assert!(matches!(
+            items[0],
+            Err(RecordError::BadBoundary { offset: 0, .. })
+        ));
+        let last = items.last().unwrap().as_ref().expect("the good record");
+        assert_eq!(last.target_uri.as_deref(), Some("http://e.com/good"));
     }
 }

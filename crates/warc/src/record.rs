@@ -100,14 +100,28 @@ pub struct Record {
     pub truncated: Option<String>,
     /// The block's Content-Type (WARC header; ARC header field).
     pub content_type: Option<String>,
-    /// Length of the record block as stored.
+    /// Length of the record block as stored (as declared, with
+    /// [`Content::Head`](crate::Content::Head)).
     pub block_len: u64,
+    /// Position of the record's first byte in the file's decoded stream
+    /// (the file offset for a plain file; inside the decompressed data for
+    /// a compressed one, where [`Record::offset`] is its member's start).
+    pub stream_offset: u64,
+    /// The record's length in the decoded stream: its header and block,
+    /// without the CR/LFs after it (what warcio counts as an uncompressed
+    /// record's length).
+    pub stored_len: u64,
     /// All WARC header fields in order (empty for ARC).
     pub warc_headers: Vec<(String, String)>,
     /// The HTTP response head (`response` and `revisit` records).
     pub http: Option<Http>,
-    /// The decoded payload (processed types only).
+    /// The decoded payload (processed types only, with
+    /// [`Content::Payload`](crate::Content::Payload)).
     pub body: Body,
+    /// The block as stored, or its first bytes: every record, with
+    /// [`Content::Block`](crate::Content::Block) or
+    /// [`Content::Head`](crate::Content::Head); empty otherwise.
+    pub block: Body,
     /// Set when the payload could only be partly decoded.
     pub body_error: Option<BodyError>,
 }

@@ -17,7 +17,7 @@ use std::ops::Range;
 use crate::body::Body;
 use crate::error::{HttpProblem, RecordError};
 use crate::http;
-use crate::reader::{Header, Options};
+use crate::reader::{Content, Header, Options};
 use crate::record::{Record, RecordType};
 use crate::warc_header::field;
 
@@ -87,11 +87,15 @@ pub(crate) fn build(
         truncated: field(&fields, "WARC-Truncated").map(str::to_string),
         content_type,
         block_len: bytes.len() as u64,
+        stream_offset: 0,
+        stored_len: 0,
         warc_headers: fields,
         http: None,
         body: Body::default(),
+        block: Body::default(),
         body_error: None,
     };
+    let decode = opts.content == Content::Payload;
     let mut payload = Payload::None;
     let wants_http = matches!(kind, RecordType::Response | RecordType::Revisit);
     if wants_http && !bytes.is_empty() {
@@ -105,7 +109,7 @@ pub(crate) fn build(
                 .is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
         match http::parse_response(bytes) {
             Ok((h, body_at)) => {
-                if kind == RecordType::Response {
+                if kind == RecordType::Response && decode {
                     let (body, err) = http::decode_body(&h, &bytes[body_at..], opts.max_body_size);
                     payload = match body {
                         // A borrowed body is a prefix of what it was given.
@@ -124,13 +128,20 @@ pub(crate) fn build(
                 });
             }
             Err(HttpProblem::BadStatusLine) => {
-                if kind == RecordType::Response {
+                if kind == RecordType::Response && decode {
                     payload = Payload::InBlock(0..bytes.len());
                 }
             }
         }
-    } else if kind == RecordType::Resource {
+    } else if kind == RecordType::Resource && decode {
         payload = Payload::InBlock(0..bytes.len().min(opts.max_body_size));
+    }
+    if !decode {
+        rec.block = match block {
+            Block::Borrowed(b) => Body::from(b.to_vec()),
+            Block::Owned(buf, range) => Body::in_buffer(buf, range),
+        };
+        return Ok(rec);
     }
     rec.body = match (payload, block) {
         (Payload::None, _) => Body::default(),
