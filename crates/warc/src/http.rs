@@ -49,8 +49,10 @@ fn next_line(block: &[u8], from: usize) -> Option<(&[u8], usize)> {
         Some(i) => (&rest[..i], from + i + 1),
         None => (rest, block.len()),
     };
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    Some((line, next))
+    // Every CR before the LF: some files end lines with CR CR LF (a CRLF
+    // file converted again), which warcio and pywb read.
+    let cr = line.iter().rev().take_while(|&&b| b == b'\r').count();
+    Some((&line[..line.len() - cr], next))
 }
 
 /// Parses header lines from `from` to the first empty line; returns the

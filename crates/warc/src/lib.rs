@@ -80,6 +80,7 @@ mod inflate;
 mod reader;
 mod record;
 mod record_build;
+pub mod verify;
 mod warc_header;
 
 pub use body::Body;

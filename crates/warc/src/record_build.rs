@@ -120,7 +120,10 @@ pub(crate) fn build(
                 }
                 rec.http = Some(h);
             }
-            Err(problem) if declared_http && kind == RecordType::Response => {
+            // Reading blocks rather than payloads (an indexer, a verifier),
+            // a response that is not HTTP is still a record: it has no
+            // HTTP head.
+            Err(problem) if declared_http && kind == RecordType::Response && decode => {
                 return Err(RecordError::BadHttp {
                     offset,
                     target_uri: rec.target_uri,

@@ -27,14 +27,20 @@ pub(crate) struct WarcHeader {
 }
 
 /// The length of the header block at the start of `data`, up to and
-/// including the empty line that ends it (CRLF or bare LF), or `None` when
-/// `data` holds no empty line yet.
+/// including the empty line that ends it (CRLF, bare LF, or CRs then LF as
+/// in a CRLF file converted twice), or `None` when `data` holds no empty
+/// line yet.
 pub(crate) fn header_len(data: &[u8]) -> Option<usize> {
-    memchr::memmem::find(data, b"\n\r\n")
-        .map(|i| i + 3)
-        .into_iter()
-        .chain(memchr::memmem::find(data, b"\n\n").map(|i| i + 2))
-        .min()
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(b'\n', &data[at..]) {
+        let start = at + i + 1;
+        let crs = data[start..].iter().take_while(|&&b| b == b'\r').count();
+        if data.get(start + crs) == Some(&b'\n') {
+            return Some(start + crs + 1);
+        }
+        at = start;
+    }
+    None
 }
 
 /// Parses a whole header block (as delimited by [`header_len`]). Fails
