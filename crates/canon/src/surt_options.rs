@@ -421,9 +421,14 @@ pub(crate) fn canonicalize(input: &[u8], steps: &[Step], options: &SurtOptions) 
     k
 }
 
-/// [`safebrowsing::empty_host_reading`] on bytes.
+/// [`safebrowsing::empty_host_reading`] on bytes, for the schemes whose
+/// host the package's parser reads from the path (`http*`: see
+/// [`host_read_from_path`]); `file:///x` and `ftp:///x` keep no host.
 fn empty_host_reading(url: &[u8]) -> Option<&[u8]> {
     let at = url.windows(3).position(|w| w == b"://")?;
+    if !url[..at].to_ascii_lowercase().starts_with(b"http") {
+        return None;
+    }
     let rest = &url[at + 3..];
     (rest.first() == Some(&b'/') && rest.len() > 1).then_some(url)
 }
@@ -708,9 +713,9 @@ impl Pieces {
 
     /// The key, as the package's `geturl_bytes` writes it.
     fn key(&self, o: &SurtOptions) -> Vec<u8> {
-        // `None`: no host to write (the package then writes `scheme:`).
-        // An empty host from the split is written as one (`)/path`).
-        let mut host: Option<Vec<u8>> = Some(self.host.clone());
+        // `None`: no host to write (the package then writes `scheme:`), as
+        // for an empty one (`file:///x` → `file:/x`).
+        let mut host: Option<Vec<u8>> = (!self.host.is_empty()).then(|| self.host.clone());
         if o.public_suffix && !self.host.is_empty() {
             host = registrable_domain(&self.host).map(<[u8]>::to_vec);
         }

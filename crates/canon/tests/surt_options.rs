@@ -303,3 +303,27 @@ fn query_keep_escaped_delimiters() {
     // Only the query.
     assert_eq!(key("http://a.b/%26?q", "default", &keep), "b,a)/&?q");
 }
+
+/// A URL with an empty authority outside `http*` keeps no host: the
+/// package writes `scheme:` and the path (browsertrix's `file:///` pages
+/// of a WACZ; expected values from surt 0.3.1).
+#[test]
+fn empty_authority_outside_http() {
+    assert_eq!(
+        key("file:///dom-snapshot.html", "default", &[]),
+        "file:/dom-snapshot.html"
+    );
+    assert_eq!(
+        key(
+            "file:///dom-snapshot.html",
+            "default",
+            &[("with_scheme", true)]
+        ),
+        "file:/dom-snapshot.html"
+    );
+    assert_eq!(key("http:///x", "default", &[]), "x)/");
+    assert_eq!(
+        key("file://localhost/etc/x", "default", &[]),
+        "localhost)/etc/x"
+    );
+}

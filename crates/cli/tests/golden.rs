@@ -168,7 +168,7 @@ fn canon_command() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "https://www.Example.com/a/?utm_source=x&b=1#f\thttp://example.com/a?b=1\tcom,example)/a?b=1&utm_source=x\n::\t\t::)/\n"
+        "https://www.Example.com/a/?utm_source=x&b=1#f\thttp://example.com/a?b=1\tcom,example)/a?b=1&utm_source=x\n::\t\thttp:/\n"
     );
     assert!(
         String::from_utf8(out.stderr)
