@@ -57,7 +57,7 @@ ci_runs() {
     search_params) echo 100000 ;;
     canon | tokenizer_chunks | tree_builder) echo 20000 ;;
     tree_parallel) echo 12000 ;;
-    extract | warc) echo 5000 ;;
+    extract | warc | index) echo 5000 ;;
     encoding) echo 1500 ;;
     *) echo 10000 ;;
     esac
@@ -70,7 +70,7 @@ run_one() {
     case "$target" in
     url_* | diff_ada | canon | search_params) dict=(-dict=dict/url.dict) ;;
     tokenizer_chunks | tree_builder | tree_parallel | extract) dict=(-dict=dict/html.dict) ;;
-    warc) dict=(-dict=dict/warc.dict) max_len=16384 ;;
+    warc | index) dict=(-dict=dict/warc.dict) max_len=16384 ;;
     esac
     if [ "$budget" = ci ]; then
         limit=(-seed=1 -runs="$(ci_runs "$target")")

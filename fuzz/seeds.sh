@@ -89,5 +89,13 @@ for target in "$@"; do
                 { printf '\000\000\000'; gzip -dcf "$file" 2>/dev/null | head -c 8192; } | seed warc "$(basename "$file")"
             done
         ;;
+    index)
+        find "$SHARED/corpus/warc" -type f \( -name '*.warc' -o -name '*.arc' -o -name '*.warc.gz' -o -name '*.arc.gz' \) -size -48k |
+            sort | while read -r file; do
+                # Plain bytes, POST bodies folded (flag bit 2); gzip
+                # members are flag bit 0.
+                { printf '\004\000'; gzip -dcf "$file" 2>/dev/null | head -c 8192; } | seed index "$(basename "$file")"
+            done
+        ;;
     esac
 done

@@ -55,6 +55,7 @@ mod alloc_count;
 mod canon_bench;
 mod encoding_bench;
 mod hpar_bench;
+mod index_bench;
 mod pages;
 mod pipeline_bench;
 mod python_env;
@@ -87,7 +88,13 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench canon [--quick]\n\
          \x20      spinneret-bench tree [--quick]\n\
          \x20      spinneret-bench hpar [--quick]\n\
+         \x20      spinneret-bench index [--quick] [--repeat K]\n\
+         \x20      spinneret-bench index-memory [--repeat K]\n\
          \n\
+         index: `spinneret index` and `check` (1 and 2 threads) against cdxj-indexer,\n\
+         warcio index/check and FastWARC index/check (in a temp venv), whole process,\n\
+         on the benchmark WARC (K copies of the corpus, default 1) and the corpus WARCs.\n\
+         index-memory: peak RSS of `index --memory 64M` on K copies (default 120, ~5 GB).\n\
          url: times parse + href for spinneret-url, ada-url and url on the shared\n\
          corpus, then can_parse, then relative resolution over extracted_links.tsv.gz.\n\
          tokenize: times spinneret-html, html5ever's tokenizer and lol_html over\n\
@@ -141,9 +148,11 @@ fn main() -> ExitCode {
         ["encoding"] => encoding_bench::run(plan),
         ["canon"] => canon_bench::run(plan, quick),
         ["pipeline"] => pipeline_bench::run(quick, repeat),
+        ["index"] => index_bench::run(quick, repeat),
+        ["index-memory"] => index_bench::run_memory(repeat),
         ["tree"] => tree_bench::run(plan, quick),
         ["hpar"] => hpar_bench::run(plan, quick),
-        // `--repeat` belongs to `pipeline` alone.
+        // `--repeat` belongs to `pipeline` and `index` alone.
         _ if repeat.is_some() => return usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.
         ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {

@@ -31,6 +31,12 @@ pub enum Command {
     /// as the html5lib test-format dump, as serialized HTML or as the text
     /// a reader sees.
     Tree(TreeArgs),
+    /// Index WARC/ARC files for replay: sorted CDXJ or CDX lines (pywb,
+    /// OutbackCDX, OpenWayback), or a ZipNum cluster.
+    Index(crate::index::IndexArgs),
+    /// Verify WARC/ARC files: block and payload digests, framing, one
+    /// record per gzip member, mandatory fields, HTTP heads, revisits.
+    Check(crate::check::CheckArgs),
 }
 
 /// The canonicalization profile options shared by the subcommands.
@@ -254,7 +260,7 @@ impl Format {
     }
 }
 
-fn parse_size(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
     let s = s.trim();
     let (num, mult) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         None => (s, 1u64),

@@ -17,6 +17,8 @@
 
 use std::io;
 
+mod batches;
+pub use batches::BatchWriter;
 #[cfg(feature = "parquet")]
 mod writer;
 #[cfg(feature = "parquet")]

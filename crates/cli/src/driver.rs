@@ -85,6 +85,11 @@ pub trait Sink<D> {
     }
     /// Writes one item's result; problems go to `report`.
     fn write(&mut self, done: D, report: &mut Report<'_>) -> Result<Flow, Error>;
+    /// After the last result (what the sink held back), unless the run
+    /// stopped.
+    fn end(&mut self, _report: &mut Report<'_>) -> Result<Flow, Error> {
+        Ok(Flow::Go)
+    }
     /// The progress bar's message after each batch (`secs` since start).
     fn progress(&self, _secs: f64) -> Option<String> {
         None
@@ -251,6 +256,9 @@ pub fn drive<J: Job>(
                 if let Some(msg) = sink.progress(start.elapsed().as_secs_f64().max(1e-9)) {
                     bar.set_message(msg);
                 }
+            }
+            if let Flow::Stop(s) = sink.end(&mut report)? {
+                status = s;
             }
             Ok(())
         };

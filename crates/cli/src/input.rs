@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use spinneret_warc::discover::Discover;
-use spinneret_warc::{Options, Reader, Record};
+use spinneret_warc::{Container, Options, Reader, Record};
 
 use crate::Error;
 use crate::args::LinksArgs;
@@ -64,6 +64,8 @@ pub enum Item {
         /// record's gzip members — when two records share a member, the
         /// first one's `end` equals its offset).
         end: u64,
+        /// The file's container (plain, gzip, zstd).
+        container: Container,
     },
     /// An HTML file with its URL.
     Page {
@@ -224,6 +226,31 @@ pub fn resolve(args: &LinksArgs) -> Result<Vec<Source>, Error> {
     }
     if let Some(m) = &args.manifest {
         out.extend(manifest_sources(m, args.dir.as_deref(), discover)?);
+    }
+    if out.is_empty() {
+        return Err(Error::NoInput);
+    }
+    Ok(out)
+}
+
+/// Resolves crawl-file inputs (`index`, `check`): positional inputs, then
+/// `--manifest` (relative to `dir`).
+pub fn resolve_crawl(
+    inputs: &[String],
+    sniff: bool,
+    manifest: Option<&Path>,
+    dir: Option<&Path>,
+) -> Result<Vec<Source>, Error> {
+    let discover = Discover {
+        sniff,
+        ..Discover::default()
+    };
+    let mut out: Vec<Source> = inputs
+        .iter()
+        .flat_map(|i| expand_input(i, discover))
+        .collect();
+    if let Some(m) = manifest {
+        out.extend(manifest_sources(m, dir, discover)?);
     }
     if out.is_empty() {
         return Err(Error::NoInput);
@@ -425,6 +452,7 @@ fn records_of(
     // `emit` stopped it.
     let release = |held: &mut Option<Record>,
                    end: u64,
+                   container: Container,
                    emit: &mut dyn FnMut(Item, u64) -> bool|
      -> Option<u64> {
         let record = held.take()?;
@@ -433,15 +461,18 @@ fn records_of(
             file: file.clone(),
             record: Box::new(record),
             end,
+            container,
         };
         (!emit(item, base + off)).then_some(base + off)
     };
-    for r in records.by_ref() {
+    // Not a `for` loop: the container is asked of the reader between items.
+    #[allow(clippy::while_let_on_iterator)]
+    while let Some(r) = records.next() {
         let off = match &r {
             Ok(record) => record.offset,
             Err(e) => e.offset(),
         };
-        if let Some(stop) = release(&mut held, off, emit) {
+        if let Some(stop) = release(&mut held, off, records.container(), emit) {
             return (records.bytes_read(), Some(stop));
         }
         match r {
@@ -459,7 +490,7 @@ fn records_of(
         }
     }
     let size = records.bytes_read();
-    if let Some(stop) = release(&mut held, size, emit) {
+    if let Some(stop) = release(&mut held, size, records.container(), emit) {
         return (size, Some(stop));
     }
     (size, None)

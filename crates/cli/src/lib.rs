@@ -40,8 +40,10 @@ pub mod allocator;
 pub mod args;
 pub mod canon;
 pub mod canon_eval;
+pub mod check;
 pub mod columnar;
 pub mod driver;
+pub mod index;
 pub mod input;
 pub mod output;
 pub mod pipeline;
@@ -115,6 +117,9 @@ pub enum Error {
     /// A `--surt-option` is not one of the `surt` package's.
     #[error("--surt-option")]
     SurtOption(#[source] spinneret_canon::surt::SurtOptionError),
+    /// The index could not be sorted or written (`spinneret index`).
+    #[error("index: {0}")]
+    Index(String),
     /// No input given.
     #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
     NoInput,

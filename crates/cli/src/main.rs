@@ -74,6 +74,28 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             Ok(u8::from(!report.unreadable.is_empty()))
         }
+        Command::Index(args) => {
+            let progress = std::io::stderr().is_terminal();
+            let mut out: Box<dyn std::io::Write> = match &args.output {
+                Some(path) => Box::new(
+                    std::fs::File::create(path)
+                        .with_context(|| format!("index: -o {}", path.display()))?,
+                ),
+                None => Box::new(std::io::stdout().lock()),
+            };
+            let result =
+                spinneret_cli::index::run(&args, &mut out, &mut std::io::stderr(), progress)
+                    .context("index")?;
+            Ok(result.exit_code())
+        }
+        Command::Check(args) => {
+            let progress = std::io::stderr().is_terminal();
+            let mut out = std::io::stdout().lock();
+            let result =
+                spinneret_cli::check::run(&args, &mut out, &mut std::io::stderr(), progress)
+                    .context("check")?;
+            Ok(result.exit_code())
+        }
         Command::Tree(args) => {
             let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             spinneret_cli::tree::run(&args, &mut std::io::stdin().lock(), &mut stdout)

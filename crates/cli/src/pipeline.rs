@@ -1,4 +1,4 @@
-//! `spinneret links` on the [`driver`](crate::driver): its [`Job`]
+//! `spinneret links` on the [`driver`]: its [`Job`]
 //! processes each item into an [`Outcome`] (the page's rendered lines or
 //! Arrow rows), its [`Sink`] writes them in input order, through
 //! `--unique`, as JSON Lines, TSV or Parquet.

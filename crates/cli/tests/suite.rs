@@ -7,6 +7,8 @@
 mod canon_cli;
 #[path = "canon_eval.rs"]
 mod canon_eval;
+#[path = "check.rs"]
+mod check;
 #[path = "corpus.rs"]
 mod corpus;
 #[path = "golden.rs"]

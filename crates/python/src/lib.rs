@@ -6,8 +6,9 @@
 //! [`url`] (the WHATWG `URL`, `join_url`), [`canon`] (`canonicalize`,
 //! `surt`, `registrable_domain`), [`encoding`] (`detect_encoding`,
 //! `decode`), [`links`] (`links`, `Link`), [`warc_links`] (a WARC file's
-//! links as Arrow record batches) and [`arrays`] (the vectorized calls over
-//! Arrow arrays).
+//! links as Arrow record batches), [`index`] (`warc_index`: its index as
+//! Common Crawl's cc-index-table batches) and [`arrays`] (the vectorized
+//! calls over Arrow arrays).
 //!
 //! Invariants: nothing a caller passes makes Rust panic into the
 //! interpreter — bad values raise `ValueError`, wrong types `TypeError`
@@ -21,6 +22,7 @@ use pyo3::prelude::*;
 pub mod arrays;
 pub mod canon;
 pub mod encoding;
+pub mod index;
 pub mod links;
 pub mod url;
 pub mod warc_links;
@@ -42,6 +44,9 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<warc_links::LinkBatch>()?;
     m.add_class::<warc_links::LinkBatches>()?;
     m.add_function(wrap_pyfunction!(warc_links::warc_links, m)?)?;
+    m.add_class::<index::IndexBatch>()?;
+    m.add_class::<index::IndexBatches>()?;
+    m.add_function(wrap_pyfunction!(index::warc_index, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::canonicalize_array, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::surt_array, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::join_url_array, m)?)?;

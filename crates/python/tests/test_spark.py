@@ -1,10 +1,14 @@
-"""The Spark example (examples/spark/host_links.py) on local[2]: its
+"""The Spark examples on local[2]. examples/spark/host_links.py: its
 page-level link count equals `spinneret links` on the same files (the
 repo's sample WARC and every corpus WARC/ARC file), and it writes both
-tables as Parquet."""
+tables as Parquet. examples/spark/cc_index.py: its cc-index table of the
+corpus files has the rows of `spinneret index` on them, in Common Crawl's
+`crawl=…/subset=…` layout, sorted by `url_surtkey` within each file."""
 
 import importlib.util
+import json
 import os
+import subprocess
 import sys
 
 import pyarrow.parquet as pq
@@ -28,8 +32,8 @@ def spark():
     session.stop()
 
 
-def load_example():
-    spec = importlib.util.spec_from_file_location("host_links", REPO / "examples/spark/host_links.py")
+def load_example(name="host_links"):
+    spec = importlib.util.spec_from_file_location(name, REPO / f"examples/spark/{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -47,3 +51,29 @@ def test_spark_job_counts_every_link(spark, shared, spinneret_bin, tmp_path):
     assert len(hosts) == counts["host_links"]
     assert all(not h["from_host"].startswith("www.") for h in hosts[:50])
     assert any(h["to_host"].startswith("org.iana") for h in hosts)
+
+
+def test_cc_index_job_has_every_index_line(spark, shared, spinneret_bin, tmp_path):
+    paths = [str(p) for p in corpus_files(shared)]
+    listing = tmp_path / "warc.paths"
+    listing.write_text("".join(p + "\n" for p in paths))
+    done = subprocess.run([spinneret_bin, "index", "--no-sort", *paths], capture_output=True, check=False)
+    assert done.returncode in (0, 1), done.stderr.decode(errors="replace")
+    lines = [line.split(" ", 2) for line in done.stdout.decode().splitlines()]
+    job = load_example("cc_index")
+    count = job.run(spark, job.read_paths(str(listing)), str(tmp_path / "table"), crawl="TEST-2025")
+    assert count == len(lines) > 400
+    parts = sorted((tmp_path / "table").glob("crawl=*/subset=*/*.parquet"))
+    assert parts and all(p.parent.parent.name == "crawl=TEST-2025" and p.parent.name == "subset=warc" for p in parts)
+    for p in parts:
+        keys = pq.read_table(p, columns=["url_surtkey"]).column(0).to_pylist()
+        assert keys == sorted(keys), p
+    table = pq.read_table(tmp_path / "table")
+    assert table.num_rows == len(lines)
+    # Spark writes its timestamps as instants (read back naive, in UTC).
+    times = [t.strftime("%Y%m%d%H%M%S") for t in table.column("fetch_time").to_pylist()]
+    got = sorted(zip(table.column("url_surtkey").to_pylist(), times, table.column("url").to_pylist(),
+                     table.column("warc_record_offset").to_pylist()))
+    want = sorted((key, ts, json.loads(body)["url"], int(json.loads(body)["offset"])) for key, ts, body in lines)
+    assert got == want
+    assert set(table.column("warc_filename").to_pylist()) <= set(paths)

@@ -46,8 +46,8 @@
 //! in-process kernels, [`child`] times child processes, [`python`] runs the
 //! Python peer, and [`report`] prints the table and the targets.
 
-mod child;
-mod input;
+pub(crate) mod child;
+pub(crate) mod input;
 mod kernels;
 mod python;
 mod report;

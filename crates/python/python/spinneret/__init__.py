@@ -4,7 +4,8 @@ The WHATWG URL Standard (``URL``, ``join_url``), crawler canonicalization
 and SURT keys (``canonicalize``, ``surt``, ``registrable_domain``), the HTML
 Standard's encoding sniffing (``detect_encoding``, ``decode``) and every
 outlink of a page (``links``) or of a WARC file as Arrow record batches
-(``warc_links``), implemented in Rust.
+(``warc_links``), and a WARC file's index as Common Crawl's cc-index-table
+batches (``warc_index``), implemented in Rust.
 
 ``surt(url, canonicalizer=None, **options)`` takes the arguments of the PyPI
 ``surt`` package's ``surt.surt`` (its options' names, defaults and meanings;
@@ -14,6 +15,8 @@ outlink of a page (``links``) or of a WARC file as Arrow record batches
 
 from spinneret._spinneret import (
     URL,
+    IndexBatch,
+    IndexBatches,
     Link,
     LinkBatch,
     LinkBatches,
@@ -29,11 +32,14 @@ from spinneret._spinneret import (
     rules,
     surt,
     surt_array,
+    warc_index,
     warc_links,
 )
 
 __all__ = [
     "URL",
+    "IndexBatch",
+    "IndexBatches",
     "Link",
     "LinkBatch",
     "LinkBatches",
@@ -49,5 +55,6 @@ __all__ = [
     "rules",
     "surt",
     "surt_array",
+    "warc_index",
     "warc_links",
 ]

@@ -133,6 +133,49 @@ def warc_links(
     line, plain or gzip (Common Crawl's warc.paths.gz)."""
     ...
 
+class IndexBatch:
+    """One Arrow record batch of index rows, in Common Crawl's cc-index-table
+    columns (the Arrow PyCapsule interface)."""
+
+    @property
+    def num_rows(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __arrow_c_array__(self, requested_schema: Any = None) -> tuple[Any, Any]: ...
+    def __arrow_c_schema__(self) -> Any: ...
+
+class IndexBatches(Iterator[IndexBatch]):
+    """The batches of warc_index: an iterator and an Arrow stream."""
+
+    def __iter__(self) -> "IndexBatches": ...
+    def __next__(self) -> IndexBatch: ...
+    @property
+    def records(self) -> int: ...
+    @property
+    def bad_records(self) -> int: ...
+    @property
+    def unreadable(self) -> int: ...
+    @property
+    def errors(self) -> list[str]: ...
+    def __arrow_c_schema__(self) -> Any: ...
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
+
+def warc_index(
+    path: Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]]],
+    fields: Union[str, Sequence[str], None] = None,
+    records: Union[str, Sequence[str], None] = None,
+    post_append: bool = True,
+    batch_rows: int = 65536,
+    filename: Optional[str] = None,
+    segment: Optional[str] = None,
+    strict: bool = False,
+) -> IndexBatches:
+    """The index of WARC/ARC files as Arrow record batches of Common Crawl's
+    cc-index-table columns: the rows of `spinneret index --no-sort`, in the
+    same order. `fields`: "cc" or a list of redirect, charset, mime-detected,
+    truncated; `records`: "all" or a list of WARC types. A record replay
+    cannot seek to (a shared gzip member) has -1 as offset and length."""
+    ...
+
 # The vectorized calls: a column of strings in (an Arrow array or stream of
 # any library with the Arrow PyCapsule interface, or a sequence of str), an
 # Arrow string array out (null where an input is null or fails).

@@ -1,0 +1,197 @@
+//! A Parquet file of any Arrow record batches (one schema), streamed to
+//! the run's output: `index --format parquet` writes Common Crawl's
+//! cc-index-table columns (`spinneret_index::cc_columns`) with it.
+//!
+//! As [`ParquetOut`](super::ParquetOut) for links: the Arrow writer
+//! encodes into a buffer of its own, passed on to the output after every
+//! batch, so the output needs no `Send` or `Seek` (a pipe will do), and
+//! what is held is the row group being encoded ([`ROW_GROUP_ROWS`] rows at
+//! most) plus the caller's batch. Columns are zstd-compressed; statistics
+//! are kept for every column (a reader prunes row groups by `url_surtkey`
+//! or `url_host_registered_domain`), their min/max values cut at
+//! [`STATISTICS_TRUNCATE`] bytes so a long URL is not kept whole.
+//!
+//! Without the `parquet` feature, [`BatchWriter::new`] fails with
+//! [`ParquetOutError::NotBuilt`] and the type has no value.
+
+#[cfg(feature = "parquet")]
+pub use with_parquet::BatchWriter;
+#[cfg(not(feature = "parquet"))]
+pub use without_parquet::BatchWriter;
+
+/// The longest min/max statistic kept, in bytes (per page and per column
+/// chunk).
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+pub const STATISTICS_TRUNCATE: usize = 64;
+
+#[cfg(feature = "parquet")]
+mod with_parquet {
+    use std::io::Write;
+
+    use arrow_array::RecordBatch;
+    use arrow_schema::SchemaRef;
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::{Compression, ZstdLevel};
+    use parquet::file::properties::WriterProperties;
+
+    use super::super::{ParquetOutError, ROW_GROUP_ROWS};
+    use super::STATISTICS_TRUNCATE;
+
+    /// A Parquet file being written from record batches of one schema.
+    pub struct BatchWriter {
+        writer: ArrowWriter<Vec<u8>>,
+        rows: u64,
+    }
+
+    impl std::fmt::Debug for BatchWriter {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("BatchWriter")
+                .field("rows", &self.rows)
+                .finish_non_exhaustive()
+        }
+    }
+
+    impl BatchWriter {
+        /// A new file of `schema` (nothing written yet: the header goes
+        /// out with the first row group).
+        pub fn new(schema: SchemaRef) -> Result<BatchWriter, ParquetOutError> {
+            let props = WriterProperties::builder()
+                .set_created_by(format!("spinneret {}", env!("CARGO_PKG_VERSION")))
+                .set_compression(Compression::ZSTD(ZstdLevel::default()))
+                .set_statistics_truncate_length(Some(STATISTICS_TRUNCATE))
+                .set_column_index_truncate_length(Some(STATISTICS_TRUNCATE))
+                .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+                .build();
+            Ok(BatchWriter {
+                writer: ArrowWriter::try_new(Vec::new(), schema, Some(props))?,
+                rows: 0,
+            })
+        }
+
+        /// Writes `batch` (of the file's schema), passing what is encoded
+        /// on to `out`.
+        pub fn write(
+            &mut self,
+            batch: &RecordBatch,
+            out: &mut dyn Write,
+        ) -> Result<(), ParquetOutError> {
+            if batch.num_rows() > 0 {
+                self.writer.write(batch)?;
+                self.rows += batch.num_rows() as u64;
+                self.pass_on(out)?;
+            }
+            Ok(())
+        }
+
+        /// The rows written so far.
+        pub fn rows(&self) -> u64 {
+            self.rows
+        }
+
+        /// Writes the last row group and the footer.
+        pub fn finish(mut self, out: &mut dyn Write) -> Result<(), ParquetOutError> {
+            self.writer.finish()?;
+            self.pass_on(out)?;
+            out.flush()?;
+            Ok(())
+        }
+
+        /// Passes the bytes the writer has encoded on to `out`.
+        fn pass_on(&mut self, out: &mut dyn Write) -> Result<(), ParquetOutError> {
+            // The writer counts the bytes it wrote itself (for the footer's
+            // offsets), so taking them out of its buffer changes nothing.
+            let buf = self.writer.inner_mut();
+            out.write_all(buf)?;
+            buf.clear();
+            Ok(())
+        }
+    }
+}
+
+#[cfg(not(feature = "parquet"))]
+mod without_parquet {
+    use std::io::Write;
+
+    use arrow_array::RecordBatch;
+    use arrow_schema::SchemaRef;
+
+    use super::super::ParquetOutError;
+
+    /// No Parquet file (the `parquet` feature is off).
+    #[derive(Debug)]
+    pub enum BatchWriter {}
+
+    impl BatchWriter {
+        /// Always the error that says how to get a Parquet writer.
+        pub fn new(_: SchemaRef) -> Result<BatchWriter, ParquetOutError> {
+            Err(ParquetOutError::NotBuilt)
+        }
+
+        /// Unreachable: there is no `BatchWriter`.
+        pub fn write(&mut self, _: &RecordBatch, _: &mut dyn Write) -> Result<(), ParquetOutError> {
+            match *self {}
+        }
+
+        /// Unreachable: there is no `BatchWriter`.
+        pub fn rows(&self) -> u64 {
+            match *self {}
+        }
+
+        /// Unreachable: there is no `BatchWriter`.
+        pub fn finish(self, _: &mut dyn Write) -> Result<(), ParquetOutError> {
+            match self {}
+        }
+    }
+}
+
+#[cfg(all(test, feature = "parquet"))]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, Int32Array, RecordBatch, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+
+    use super::BatchWriter;
+
+    #[test]
+    fn batches_become_one_file_of_their_rows() {
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("url", DataType::Utf8, false),
+            Field::new("n", DataType::Int32, true),
+        ]));
+        let batch = |urls: &[&str], n: &[Option<i32>]| {
+            let cols: Vec<ArrayRef> = vec![
+                Arc::new(StringArray::from(urls.to_vec())),
+                Arc::new(Int32Array::from(n.to_vec())),
+            ];
+            RecordBatch::try_new(schema.clone(), cols).unwrap()
+        };
+        let mut out = Vec::new();
+        let mut w = BatchWriter::new(schema.clone()).unwrap();
+        w.write(
+            &batch(&["http://a/", "http://b/"], &[Some(1), None]),
+            &mut out,
+        )
+        .unwrap();
+        w.write(&batch(&[], &[]), &mut out).unwrap();
+        w.write(&batch(&[&"x".repeat(1000)], &[Some(3)]), &mut out)
+            .unwrap();
+        assert_eq!(w.rows(), 3);
+        w.finish(&mut out).unwrap();
+        let path =
+            std::env::temp_dir().join(format!("spinneret-batches-{}.parquet", std::process::id()));
+        std::fs::write(&path, &out).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let reader =
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        // The long value's statistics are cut.
+        let meta = reader.metadata().clone();
+        let stats = meta.row_group(0).column(0).statistics().unwrap();
+        assert!(stats.max_bytes_opt().unwrap().len() <= super::STATISTICS_TRUNCATE);
+        let batches: Vec<RecordBatch> = reader.build().unwrap().map(Result::unwrap).collect();
+        let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
+        assert_eq!(rows, 3);
+        assert_eq!(batches[0].schema().fields(), schema.fields());
+    }
+}

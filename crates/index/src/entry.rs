@@ -1,0 +1,501 @@
+//! One record's index entry: what a replay system needs to find it (its
+//! SURT key and timestamp), to describe it (URL, media type, status,
+//! payload digest) and to read it (the byte range in its file), plus the
+//! fields Common Crawl adds on request.
+//!
+//! The reference is cdxj-indexer (pywb's indexer) over warcio: the same
+//! records get a line (`response`, `revisit`, `resource`, `metadata`;
+//! `resource`/`metadata` records of `application/warc-fields` are not
+//! listed; [`RecordTypes`] changes the set), and each field has its value:
+//!
+//! - key: the `surt` package's `surt(url)` (spinneret-canon's port);
+//! - timestamp: the `WARC-Date`'s first 14 digits (warcio drops fractions
+//!   of a second);
+//! - `mime`: `warc/revisit` for a revisit, the HTTP `Content-Type` of a
+//!   response or request, the WARC `Content-Type` otherwise, cut at the
+//!   first `;` or white space; absent when there is none;
+//! - `status`: the HTTP status of a response or revisit with an HTTP head
+//!   (a revisit's head is the revisited response's, as the crawler
+//!   recorded it);
+//! - `digest`: `WARC-Payload-Digest` as written, or, when absent, computed
+//!   as warcio does: SHA-1, base32, of the payload as stored (the block
+//!   after the HTTP head) — unless only the head of a record larger than
+//!   the reader's limit was read, when it stays absent;
+//! - offset and length: see [`Placement`].
+//!
+//! Invariant: an entry is made from the record alone (on any worker);
+//! what depends on neighbours — a request joined to its response, a member
+//! shared by several records — is settled in input order by
+//! [`crate::join`] and [`Placement::seekable`].
+
+use sha1::{Digest, Sha1};
+use spinneret_canon::surt::{SurtCanonicalizer, SurtOptions, surt_string};
+use spinneret_warc::{Container, Record, RecordType, http};
+
+use crate::mime_sniff;
+use crate::request::RequestHead;
+
+/// Where a record is in its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    /// The record's file offset (its gzip member's start when compressed).
+    pub offset: u64,
+    /// Where the next item of the file starts (or the file's size).
+    pub end: u64,
+    /// The record's position in the decompressed stream.
+    pub stream_offset: u64,
+    /// Its header and block, without the CR/LFs after them.
+    pub stored_len: u64,
+    /// The file's container.
+    pub container: Container,
+}
+
+impl Placement {
+    /// The offset and length a replay system reads: for a compressed file,
+    /// the record's member(s) (`end - offset`); for a plain one, the record
+    /// without the blank lines after it (as warcio counts it).
+    pub fn range(&self) -> (u64, u64) {
+        match self.container {
+            Container::Plain => (self.offset, self.stored_len),
+            Container::Gzip | Container::Zstd => {
+                (self.offset, self.end.saturating_sub(self.offset))
+            }
+        }
+    }
+
+    /// Whether replay can seek to the record: always in a plain file; in a
+    /// compressed one, when the record is alone in its member (it does not
+    /// share the member of the record before it, `previous_offset`, nor of
+    /// the item after it).
+    pub fn seekable(&self, previous_offset: Option<u64>) -> bool {
+        self.container == Container::Plain
+            || (self.end > self.offset && previous_offset != Some(self.offset))
+    }
+
+    /// The range in the decompressed data, for a record replay cannot seek
+    /// to (reported as such, never as a file range).
+    pub fn decompressed_range(&self) -> (u64, u64) {
+        (self.stream_offset, self.stored_len)
+    }
+}
+
+/// The record types that get an index line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordTypes {
+    bits: u16,
+    /// cdxj-indexer's default: `resource` and `metadata` records of
+    /// `application/warc-fields` are not listed.
+    default_set: bool,
+}
+
+impl Default for RecordTypes {
+    fn default() -> Self {
+        RecordTypes {
+            bits: bit(RecordType::Response)
+                | bit(RecordType::Revisit)
+                | bit(RecordType::Resource)
+                | bit(RecordType::Metadata),
+            default_set: true,
+        }
+    }
+}
+
+fn bit(kind: RecordType) -> u16 {
+    1 << (kind as u16)
+}
+
+const ALL_TYPES: [RecordType; 9] = [
+    RecordType::Warcinfo,
+    RecordType::Response,
+    RecordType::Resource,
+    RecordType::Request,
+    RecordType::Metadata,
+    RecordType::Revisit,
+    RecordType::Conversion,
+    RecordType::Continuation,
+    RecordType::Other,
+];
+
+impl RecordTypes {
+    /// From `--records`: `all`, or a comma-separated list of WARC types.
+    pub fn parse(list: &str) -> Result<RecordTypes, String> {
+        if list.trim() == "all" {
+            return Ok(RecordTypes {
+                bits: ALL_TYPES.iter().map(|&k| bit(k)).fold(0, |a, b| a | b),
+                default_set: false,
+            });
+        }
+        let mut bits = 0;
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let kind = RecordType::from_name(name);
+            if kind == RecordType::Other {
+                return Err(format!("unknown record type {name:?}"));
+            }
+            bits |= bit(kind);
+        }
+        Ok(RecordTypes {
+            bits,
+            default_set: false,
+        })
+    }
+
+    /// Whether `rec` gets a line.
+    pub fn lists(&self, rec: &Record) -> bool {
+        if self.bits & bit(rec.kind) == 0 {
+            return false;
+        }
+        !(self.default_set
+            && matches!(rec.kind, RecordType::Resource | RecordType::Metadata)
+            && rec.header("Content-Type") == Some("application/warc-fields"))
+    }
+}
+
+/// The optional fields (Common Crawl's, and the record id).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fields {
+    /// `redirect`: a 3xx response's `Location`, resolved against its URL.
+    pub redirect: bool,
+    /// `charset`: the payload's encoding as a browser determines it (HTML
+    /// and text payloads).
+    pub charset: bool,
+    /// `mime-detected`: the media type from the payload's bytes.
+    pub mime_detected: bool,
+    /// `truncated`: `WARC-Truncated`.
+    pub truncated: bool,
+    /// `recordid`: `WARC-Record-ID`.
+    pub record_id: bool,
+}
+
+impl Fields {
+    /// From `--fields`: a comma-separated list of `redirect`, `charset`,
+    /// `mime-detected`, `truncated`, `recordid`, or `cc` for all of
+    /// Common Crawl's (all but `recordid`).
+    pub fn parse(list: &str) -> Result<Fields, String> {
+        let mut f = Fields::default();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "redirect" => f.redirect = true,
+                "charset" => f.charset = true,
+                "mime-detected" => f.mime_detected = true,
+                "truncated" => f.truncated = true,
+                "recordid" => f.record_id = true,
+                "cc" => {
+                    f.redirect = true;
+                    f.charset = true;
+                    f.mime_detected = true;
+                    f.truncated = true;
+                }
+                _ => return Err(format!("unknown field {name:?}")),
+            }
+        }
+        Ok(f)
+    }
+}
+
+/// How entries are made.
+#[derive(Debug, Clone, Default)]
+pub struct IndexOptions {
+    /// The record types listed.
+    pub records: RecordTypes,
+    /// The optional fields.
+    pub fields: Fields,
+    /// Join POST/PUT requests to their responses and fold the request
+    /// body into the key (`__wb_method=post&…`), as pywb indexes
+    /// collections (cdxj-indexer `--post-append`).
+    pub post_append: bool,
+}
+
+/// One record's index entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The record type.
+    pub kind: RecordType,
+    /// Whether the record gets a line ([`RecordTypes`]); a request that
+    /// is not listed is kept for its join only.
+    pub listed: bool,
+    /// The SURT key.
+    pub urlkey: String,
+    /// `YYYYMMDDhhmmss` (or fewer digits when the date has fewer).
+    pub timestamp: String,
+    /// The record's URL.
+    pub url: String,
+    /// The media type.
+    pub mime: Option<String>,
+    /// The HTTP status.
+    pub status: Option<u16>,
+    /// The payload digest (`sha1:BASE32`, as written in the record).
+    pub digest: Option<String>,
+    /// Where it is.
+    pub placement: Placement,
+    /// Whether replay can seek to it (settled in input order: see
+    /// [`Placement::seekable`]; true until then).
+    pub seekable: bool,
+    /// `redirect` (when asked for).
+    pub redirect: Option<String>,
+    /// `charset` (when asked for).
+    pub charset: Option<&'static str>,
+    /// `mime-detected` (when asked for).
+    pub mime_detected: Option<&'static str>,
+    /// `truncated` (when asked for).
+    pub truncated: Option<String>,
+    /// `WARC-Record-ID`.
+    pub record_id: Option<String>,
+    /// Whether the line shows the record id (`recordid`).
+    pub show_record_id: bool,
+    /// `WARC-Concurrent-To` (the first).
+    pub concurrent_to: Option<String>,
+    /// A POST/PUT's method, once joined (`method` field).
+    pub method: Option<String>,
+    /// A POST/PUT's folded body, once joined (`requestBody` field).
+    pub request_body: Option<String>,
+    /// A request's HTTP head and body, for the join.
+    pub request: Option<RequestHead>,
+}
+
+/// Why a record gets no entry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    /// The record has no target URI.
+    #[error("no WARC-Target-URI")]
+    NoUrl,
+    /// The record has no date with digits.
+    #[error("no usable WARC-Date ({0:?})")]
+    NoDate(Option<String>),
+}
+
+/// The SURT key of `url`, as the `surt` package's `surt(url)`.
+pub fn url_key(url: &str) -> String {
+    surt_string(
+        url.as_bytes(),
+        &SurtCanonicalizer::default(),
+        &SurtOptions::default(),
+    )
+}
+
+/// The CDX timestamp of a WARC date: its first 14 digits
+/// (`2014-01-03T03:03:21.123Z` → `20140103030321`).
+pub fn timestamp(date: &str) -> Option<String> {
+    let digits: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
+    (digits.len() >= 4).then_some(digits)
+}
+
+/// A media type cut at its first `;` or white space (cdxj-indexer's
+/// `[;\s]` split), or None when nothing is left.
+fn mime_of(value: Option<&str>) -> Option<String> {
+    value.map(|v| {
+        v.split(|c: char| c == ';' || c.is_whitespace())
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_owned()
+    })
+}
+
+/// `sha1:` and the RFC 4648 base32 of the SHA-1 of `bytes`.
+pub fn sha1_base32(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let hash = Sha1::digest(bytes);
+    let mut out = String::with_capacity(37);
+    out.push_str("sha1:");
+    // 20 bytes = 160 bits = 32 base32 digits, no padding.
+    for chunk in hash.chunks(5) {
+        let n = chunk.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+        for i in (0..8).rev() {
+            out.push(ALPHABET[((n >> (i * 5)) & 31) as usize] as char);
+        }
+    }
+    out
+}
+
+impl Entry {
+    /// The entry of `rec` at `placement`, or None when the record neither
+    /// gets a line nor is needed for a join.
+    pub fn of(
+        rec: &Record,
+        placement: Placement,
+        opts: &IndexOptions,
+    ) -> Option<Result<Entry, EntryError>> {
+        let listed = opts.records.lists(rec);
+        let joins =
+            opts.post_append && matches!(rec.kind, RecordType::Request | RecordType::Response);
+        if !listed && !joins {
+            return None;
+        }
+        Some(Self::make(rec, placement, opts, listed))
+    }
+
+    fn make(
+        rec: &Record,
+        placement: Placement,
+        opts: &IndexOptions,
+        listed: bool,
+    ) -> Result<Entry, EntryError> {
+        let url = rec.target_uri.clone().ok_or(EntryError::NoUrl)?;
+        let timestamp = rec
+            .date
+            .as_deref()
+            .and_then(timestamp)
+            .ok_or_else(|| EntryError::NoDate(rec.date.clone()))?;
+        let request = (rec.kind == RecordType::Request)
+            .then(|| RequestHead::parse(&rec.block))
+            .flatten();
+        let mime = match rec.kind {
+            RecordType::Revisit => Some("warc/revisit".to_owned()),
+            RecordType::Response => {
+                mime_of(rec.http.as_ref().and_then(|h| h.header("content-type")))
+            }
+            RecordType::Request => mime_of(request.as_ref().and_then(|r| r.header("content-type"))),
+            _ => mime_of(rec.content_type.as_deref()),
+        };
+        let status = match rec.kind {
+            RecordType::Response | RecordType::Revisit => rec.status(),
+            _ => None,
+        };
+        let payload = payload_of(rec);
+        let digest = rec.payload_digest.clone().or_else(|| {
+            let complete = rec.block.len() as u64 == rec.block_len;
+            complete.then(|| sha1_base32(payload))
+        });
+        let f = &opts.fields;
+        let redirect = if f.redirect {
+            redirect_of(rec, &url)
+        } else {
+            None
+        };
+        let (charset, mime_detected) = if (f.charset || f.mime_detected)
+            && matches!(rec.kind, RecordType::Response | RecordType::Resource)
+        {
+            sniff(rec, payload, f)
+        } else {
+            (None, None)
+        };
+        Ok(Entry {
+            kind: rec.kind,
+            listed,
+            urlkey: url_key(&url),
+            timestamp,
+            url,
+            mime,
+            status,
+            digest,
+            placement,
+            seekable: true,
+            redirect,
+            charset,
+            mime_detected,
+            truncated: if f.truncated {
+                rec.truncated.clone()
+            } else {
+                None
+            },
+            record_id: rec.record_id.clone(),
+            show_record_id: f.record_id,
+            concurrent_to: rec.header("WARC-Concurrent-To").map(str::to_owned),
+            method: None,
+            request_body: None,
+            request,
+        })
+    }
+}
+
+/// The payload as stored: the block after the HTTP head of a record with
+/// one (response, revisit; a request's after its request head), the whole
+/// block otherwise.
+fn payload_of(rec: &Record) -> &[u8] {
+    let block = &rec.block[..];
+    let head_end = match rec.kind {
+        RecordType::Response | RecordType::Revisit if rec.http.is_some() => {
+            http::parse_response(block).ok().map(|(_, at)| at)
+        }
+        RecordType::Request => RequestHead::parse(block).map(|r| r.body_at),
+        _ => None,
+    };
+    &block[head_end.unwrap_or(0).min(block.len())..]
+}
+
+/// A 3xx response's first `Location`, resolved against `url` (as written
+/// when it does not resolve).
+fn redirect_of(rec: &Record, url: &str) -> Option<String> {
+    let location = rec.link_headers().location?.trim().to_owned();
+    let resolved = spinneret_url::Url::parse(url)
+        .ok()
+        .and_then(|base| spinneret_url::Url::parse_with_base(&location, &base).ok())
+        .map(|u| u.href().to_owned());
+    Some(resolved.unwrap_or(location))
+}
+
+/// The `charset` and `mime-detected` of a response or resource payload,
+/// from its first bytes (content codings removed; at most 64 KiB decoded).
+fn sniff(rec: &Record, payload: &[u8], f: &Fields) -> (Option<&'static str>, Option<&'static str>) {
+    const SNIFF_LIMIT: usize = 64 << 10;
+    let decoded = match &rec.http {
+        Some(h) => http::decode_body(h, payload, SNIFF_LIMIT).0,
+        None => std::borrow::Cow::Borrowed(&payload[..payload.len().min(SNIFF_LIMIT)]),
+    };
+    let declared = match &rec.http {
+        Some(h) => h.header("content-type"),
+        None => rec.content_type.as_deref(),
+    };
+    let detected = mime_sniff::detect(declared, &decoded);
+    let mime_detected = f.mime_detected.then_some(detected);
+    let charset = if f.charset && is_text(detected) && !decoded.is_empty() {
+        let mut sniffer = spinneret_encoding::Sniffer::new(spinneret_encoding::Policy::Browser)
+            .url(rec.target_uri.as_deref().unwrap_or(""));
+        if let Some(ct) = declared {
+            sniffer = sniffer.content_type(ct.as_bytes());
+        }
+        let complete = decoded.len() < SNIFF_LIMIT;
+        Some(sniffer.determine_prefix(&decoded, complete).encoding.name())
+    } else {
+        None
+    };
+    (charset, mime_detected)
+}
+
+/// Whether a detected media type is text a charset applies to.
+fn is_text(mime: &str) -> bool {
+    mime.starts_with("text/")
+        || mime.ends_with("+xml")
+        || mime.ends_with("/xml")
+        || mime == "application/json"
+        || mime == "application/javascript"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_keep_fourteen_digits() {
+        assert_eq!(timestamp("2014-01-03T03:03:21Z").unwrap(), "20140103030321");
+        assert_eq!(
+            timestamp("2014-01-03T03:03:21.123456Z").unwrap(),
+            "20140103030321"
+        );
+        assert_eq!(timestamp("2014").unwrap(), "2014");
+        assert_eq!(timestamp("soon"), None);
+    }
+
+    #[test]
+    fn media_types_are_cut_as_cdxj_indexer_cuts_them() {
+        assert_eq!(
+            mime_of(Some("text/html; charset=utf-8")).unwrap(),
+            "text/html"
+        );
+        assert_eq!(mime_of(Some(" text/html")).unwrap(), "");
+        assert_eq!(mime_of(Some("")).unwrap(), "");
+        assert_eq!(mime_of(None), None);
+    }
+
+    #[test]
+    fn the_empty_payload_has_the_known_digest() {
+        assert_eq!(sha1_base32(b""), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
+    }
+
+    #[test]
+    fn record_types_parse() {
+        assert!(RecordTypes::parse("response,request").is_ok());
+        assert!(RecordTypes::parse("all").is_ok());
+        assert!(RecordTypes::parse("responses").is_err());
+    }
+}
