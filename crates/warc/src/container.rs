@@ -310,9 +310,9 @@ pub(crate) fn detect(data: &[u8]) -> Container {
     if data.starts_with(ZSTD_MAGIC) || data.starts_with(ZSTD_DICT_MAGIC) {
         return Container::Zstd;
     }
-    // A WARC record at the start: plain, whatever bytes its header holds
-    // (as a replay system reads a record at its offset).
-    if data.starts_with(b"WARC/") {
+    // A WARC or ARC record at the start: plain, whatever bytes its header
+    // holds (as a replay system reads a record at its offset).
+    if data.starts_with(b"WARC/") || starts_with_arc_header(data) {
         return Container::Plain;
     }
     let head = &data[..data.len().min(DETECT_HEAD)];
@@ -329,6 +329,15 @@ pub(crate) fn detect(data: &[u8]) -> Container {
         }
     }
     Container::Plain
+}
+
+/// Whether `data`'s first line is an ARC record header line.
+fn starts_with_arc_header(data: &[u8]) -> bool {
+    let window = &data[..data.len().min(crate::arc_header::MAX_ARC_LINE)];
+    memchr::memchr(b'\n', window).is_some_and(|n| {
+        let line = &window[..n];
+        crate::arc_header::parse_arc_line(line.strip_suffix(b"\r").unwrap_or(line)).is_some()
+    })
 }
 
 fn starts_with_magic(kind: Container, bytes: &[u8]) -> bool {
@@ -759,6 +768,10 @@ pub(crate) mod tests {
         data.extend_from_slice(&[0x1f, 0x8b, 8, 0]);
         assert_eq!(detect(&data), Container::Plain);
         assert_eq!(detect(&data[8..]), Container::Gzip);
+        // An ARC record likewise (a zstd magic in its header line).
+        let arc = b"http://e.com/\0(\xb5/\xfd 1.2.3.4 20140102000000 text/plain 4\nabcd\n";
+        assert_eq!(detect(arc), Container::Plain);
+        assert_eq!(detect(&arc[13..]), Container::Zstd);
     }
 
     #[test]
