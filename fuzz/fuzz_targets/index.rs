@@ -71,7 +71,10 @@ fuzz_target!(|data: &[u8]| {
     // are their own).
     let decompressed: Option<Vec<u8>> = if flags & 1 != 0 {
         let mut out = Vec::new();
-        MultiGzDecoder::new(file).read_to_end(&mut out).ok().map(|_| out)
+        MultiGzDecoder::new(file)
+            .read_to_end(&mut out)
+            .ok()
+            .map(|_| out)
     } else {
         Some(plain.to_vec())
     };
@@ -94,7 +97,10 @@ fuzz_target!(|data: &[u8]| {
             Range::Decompressed(offset, length) => {
                 let (o, l) = (offset as usize, length as usize);
                 if let Some(d) = &decompressed {
-                    assert!(o + l <= d.len(), "a decompressed range passes the data's end");
+                    assert!(
+                        o + l <= d.len(),
+                        "a decompressed range passes the data's end"
+                    );
                 }
             }
         }
@@ -109,7 +115,7 @@ fuzz_target!(|data: &[u8]| {
                 let entry = Entry::of(&p.record, p.placement(), &index).and_then(Result::ok);
                 settler.record((), p.record.offset, entry)
             }
-            Err(_) => settler.separate(),
+            Err(e) => settler.damage((), e.offset()),
         };
         for ((), e, range) in settled {
             check(e, range);

@@ -201,7 +201,12 @@ enum Done {
         offset: u64,
     },
     /// Damage or an unreadable input, for stderr.
-    Problem { what: &'static str, msg: String },
+    Problem {
+        what: &'static str,
+        msg: String,
+        /// The damage's file and offset (none for an unreadable input).
+        at: Option<(Arc<str>, u64)>,
+    },
 }
 
 struct IndexJob {
@@ -234,16 +239,19 @@ impl Job for IndexJob {
                     offset: record.offset,
                 }
             }
-            Item::Bad { file, what, .. } => Done::Problem {
+            Item::Bad { file, what, offset } => Done::Problem {
+                at: offset.map(|o| (file.clone(), o)),
                 what: "bad record",
                 // The reader's message names the offset.
                 msg: format!("{file}: {what}"),
             },
             Item::Unreadable { file, what } => Done::Problem {
+                at: None,
                 what: "cannot read",
                 msg: format!("{file}: {what}"),
             },
             Item::Page { file, .. } => Done::Problem {
+                at: None,
                 what: "bad record",
                 msg: format!("{file}: an HTML page, not a WARC/ARC record: not indexed"),
             },
@@ -396,7 +404,7 @@ impl Sink<Done> for IndexSink<'_, '_> {
 
     fn write(&mut self, done: Done, report: &mut Report<'_>) -> Result<Flow, Error> {
         let (file, entry, offset) = match done {
-            Done::Problem { what, msg } => {
+            Done::Problem { what, msg, at } => {
                 if what == "cannot read" {
                     self.result.unreadable += 1;
                 } else {
@@ -406,7 +414,10 @@ impl Sink<Done> for IndexSink<'_, '_> {
                     return Ok(Flow::Stop(s));
                 }
                 // Damage separates the records around it.
-                let settled = self.settler.separate();
+                let settled = match at {
+                    Some((file, offset)) => self.settler.damage(file, offset),
+                    None => self.settler.separate(),
+                };
                 return self.emit_all(settled, report);
             }
             Done::Record {

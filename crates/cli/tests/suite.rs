@@ -13,6 +13,8 @@ mod check;
 mod corpus;
 #[path = "golden.rs"]
 mod golden;
+#[path = "index.rs"]
+mod index;
 #[path = "inputs.rs"]
 mod inputs;
 #[path = "parquet.rs"]

@@ -14,8 +14,8 @@
 //! Invariants: the entries come out in input order, each once, only those
 //! that get a line ([`Entry::listed`]); a record that gets no entry, a
 //! damaged record and damage between records all separate their
-//! neighbours (no join across them; a damaged neighbour does not make a
-//! record unseekable).
+//! neighbours (no join across them); a record that shares its gzip member
+//! with another record or with damage is not seekable.
 
 use spinneret_warc::{Container, Reader, Record, RecordError};
 
@@ -131,8 +131,26 @@ impl<F: Clone + PartialEq> Settler<F> {
         out
     }
 
-    /// Damage or an unreadable input between records: the records around
-    /// it are not neighbours.
+    /// Damage reported by the reader at `offset` of `file` (a damaged
+    /// record, a corrupt member, garbage): the records around it are not
+    /// neighbours, and one that shares the damage's gzip member (the same
+    /// offset) is not seekable either: replay, seeking there, would read
+    /// the damage's bytes too.
+    pub fn damage(&mut self, file: F, offset: u64) -> Settled<F> {
+        if let Some((f, held)) = &mut self.held
+            && *f == file
+            && held.placement.offset == offset
+            && held.placement.container != Container::Plain
+        {
+            held.seekable = false;
+        }
+        let out = self.finish();
+        self.previous = Some((file, offset));
+        out
+    }
+
+    /// An unreadable input between records: the records around it are not
+    /// neighbours.
     pub fn separate(&mut self) -> Settled<F> {
         self.previous = None;
         self.finish()
@@ -322,7 +340,7 @@ mod tests {
                     let e = Entry::of(&p.record, p.placement(), &opts).and_then(Result::ok);
                     s.record(0u8, p.record.offset, e)
                 }
-                Err(_) => s.separate(),
+                Err(e) => s.damage(0u8, e.offset()),
             };
             out.extend(settled.map(|(_, e, r)| (e, r)));
         }

@@ -223,7 +223,7 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
                     if !rows.report(format!("{}: {e}", name_of(input)), false) {
                         return;
                     }
-                    settler.separate()
+                    settler.damage(file, e.offset())
                 }
             };
             if !rows.add(settled, &job.inputs) {

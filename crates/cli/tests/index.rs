@@ -1,0 +1,189 @@
+//! `spinneret index` through the binary: the output does not depend on
+//! `--threads`, `--memory` (a budget small enough for many sorted runs
+//! gives the same bytes) or `--no-sort` (the same lines, sorted by the
+//! test); lines are in byte order; a whole-file gzip is indexed with its
+//! decompressed offsets, marked, with a warning, and refused under
+//! `--strict`; a damaged record is reported and skipped, the rest indexed,
+//! exit code 1; every line's offset and length lead back to a record with
+//! the line's URL. (The differential tests against cdxj-indexer, pywb and
+//! DuckDB are Python: crates/python/tests/test_index_*.py.)
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shared_warcs() -> Vec<PathBuf> {
+    let root = spinneret_testdata::path("corpus/warc");
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir)
+            .expect("the corpus folder")
+            .flatten()
+        {
+            let p = e.path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if p.is_dir() {
+                stack.push(p);
+            } else if [".warc", ".warc.gz", ".arc", ".arc.gz"]
+                .iter()
+                .any(|x| name.ends_with(x))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(out.len() >= 30, "the corpus WARCs are missing");
+    out
+}
+
+/// `spinneret index ARGS`: exit code, stdout, stderr.
+fn index(args: &[&str], files: &[PathBuf]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_spinneret"))
+        .arg("index")
+        .args(args)
+        .args(files)
+        .output()
+        .expect("run spinneret");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8 lines"),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spinneret-index-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn output_depends_on_the_inputs_only() {
+    let files = shared_warcs();
+    let (code, one, _) = index(&["--threads", "1"], &files);
+    // Damaged corpus files (bad.arc, example.warc, clipped.warc.gz …).
+    assert_eq!(code, 1);
+    let (_, two, _) = index(&["--threads", "2"], &files);
+    assert_eq!(one, two, "--threads changed the output");
+    let (_, small, _) = index(&["--memory", "4K"], &files);
+    assert_eq!(one, small, "a 4 KiB sort budget changed the output");
+    let (_, unsorted, _) = index(&["--no-sort"], &files);
+    let mut lines: Vec<&str> = unsorted.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(one.lines().collect::<Vec<_>>(), lines);
+    let sorted: Vec<&[u8]> = one.lines().map(str::as_bytes).collect();
+    assert!(sorted.windows(2).all(|w| w[0] <= w[1]), "not in byte order");
+    assert!(sorted.len() > 400);
+}
+
+/// Every line's range re-reads, in its file, as a record with its URL.
+#[test]
+fn every_line_leads_back_to_its_record() {
+    let files = shared_warcs();
+    let (_, out, _) = index(&["--no-sort", "--records", "all"], &files);
+    let mut checked = 0;
+    for line in out.lines() {
+        let json: serde_json::Value =
+            serde_json::from_str(line.splitn(3, ' ').nth(2).unwrap()).unwrap();
+        if json.get("offset-kind").is_some() {
+            continue;
+        }
+        let name = json["filename"].as_str().unwrap();
+        let path = files
+            .iter()
+            .find(|p| p.file_name().unwrap().to_str() == Some(name))
+            .unwrap();
+        let data = std::fs::read(path).unwrap();
+        let offset: usize = json["offset"].as_str().unwrap().parse().unwrap();
+        let length: usize = json["length"].as_str().unwrap().parse().unwrap();
+        let slice = &data[offset..offset + length];
+        let opts = spinneret_warc::Options {
+            content: spinneret_warc::Content::Head(1 << 10),
+            ..spinneret_warc::Options::default()
+        };
+        let rec = spinneret_warc::Reader::with_options(slice, opts)
+            .next()
+            .expect("a record")
+            .unwrap_or_else(|e| panic!("{name} at {offset}+{length}: {e}"));
+        assert_eq!(
+            rec.target_uri.as_deref(),
+            json["url"].as_str(),
+            "{name} at {offset}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 900, "{checked}");
+}
+
+fn whole_file_gzip(dir: &Path) -> PathBuf {
+    let src = spinneret_testdata::path("corpus/warc/pywb/example.warc");
+    let plain = std::fs::read(src).unwrap();
+    let path = dir.join("whole.warc.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&plain).unwrap();
+    std::fs::write(&path, enc.finish().unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn a_whole_file_gzip_is_marked_and_refused_under_strict() {
+    let dir = tmp("whole");
+    let path = whole_file_gzip(&dir);
+    let (_, out, err) = index(&["--no-sort"], std::slice::from_ref(&path));
+    assert!(err.contains("replay cannot seek"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(!lines.is_empty());
+    for l in &lines {
+        assert!(l.contains(r#""offset-kind": "decompressed""#), "{l}");
+    }
+    // The decompressed offsets are those of the plain file's records.
+    let (_, plain, _) = index(
+        &["--no-sort"],
+        &[spinneret_testdata::path("corpus/warc/pywb/example.warc")],
+    );
+    let strip = |s: &str| {
+        s.lines()
+            .map(|l| {
+                l.replace(r#", "offset-kind": "decompressed""#, "")
+                    .replace("whole.warc.gz", "example.warc")
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&out), strip(&plain));
+    let (code, _, _) = index(&["--strict"], &[path]);
+    assert_eq!(code, 2);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_damaged_record_is_reported_and_the_rest_indexed() {
+    let dir = tmp("damaged");
+    let src = std::fs::read(spinneret_testdata::path("corpus/warc/pywb/iana.warc.gz")).unwrap();
+    let (code, good, _) = index(
+        &["--no-sort"],
+        &[spinneret_testdata::path("corpus/warc/pywb/iana.warc.gz")],
+    );
+    assert_eq!(code, 0);
+    // Flip bytes inside the tenth line's gzip member.
+    let tenth: serde_json::Value =
+        serde_json::from_str(good.lines().nth(9).unwrap().splitn(3, ' ').nth(2).unwrap()).unwrap();
+    let at: usize = tenth["offset"].as_str().unwrap().parse::<usize>().unwrap() + 40;
+    let mut bad = src.clone();
+    for b in &mut bad[at..at + 16] {
+        *b ^= 0x5a;
+    }
+    let path = dir.join("iana.warc.gz");
+    std::fs::write(&path, &bad).unwrap();
+    let (code, out, err) = index(&["--no-sort"], &[path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("bad record"), "{err}");
+    let got: Vec<&str> = out.lines().collect();
+    let want: Vec<&str> = good
+        .lines()
+        .filter(|l| *l != good.lines().nth(9).unwrap())
+        .collect();
+    assert_eq!(got, want, "every other record indexed, none wrong");
+    std::fs::remove_dir_all(dir).unwrap();
+}
