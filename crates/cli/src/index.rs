@@ -230,6 +230,7 @@ impl Job for IndexJob {
                     stream_offset: record.stream_offset,
                     stored_len: record.stored_len,
                     container,
+                    starts_member: record.starts_member,
                 };
                 let entry = Entry::of(&record, placement, &self.opts)
                     .map(|r| r.map(Box::new).map_err(|e| e.to_string()));

@@ -48,6 +48,8 @@ pub struct Placement {
     pub stored_len: u64,
     /// The file's container.
     pub container: Container,
+    /// Whether the record starts its gzip member ([`Record::starts_member`]).
+    pub starts_member: bool,
 }
 
 impl Placement {
@@ -63,13 +65,17 @@ impl Placement {
         }
     }
 
-    /// Whether replay can seek to the record: always in a plain file; in a
-    /// compressed one, when the record is alone in its member (it does not
-    /// share the member of the record before it, `previous_offset`, nor of
-    /// the item after it).
+    /// Whether replay can seek to the record, as far as the record itself
+    /// tells: always in a plain file; in a compressed one, when it starts
+    /// its member and shares it neither with the record before it
+    /// (`previous_offset`) nor with the item after it. (Whether the next
+    /// record starts its own member, so that this one's tail is not in it,
+    /// is settled when that record comes: [`crate::ordered::Settler`].)
     pub fn seekable(&self, previous_offset: Option<u64>) -> bool {
         self.container == Container::Plain
-            || (self.end > self.offset && previous_offset != Some(self.offset))
+            || (self.starts_member
+                && self.end > self.offset
+                && previous_offset != Some(self.offset))
     }
 
     /// The range in the decompressed data, for a record replay cannot seek

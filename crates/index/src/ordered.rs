@@ -109,12 +109,12 @@ impl<F: Clone + PartialEq> Settler<F> {
             return self.finish();
         };
         entry.seekable = entry.placement.seekable(previous_offset);
-        // A previous entry that shares this one's member was not seekable
-        // either.
+        // A previous entry that shares this one's member (its tail is in
+        // the member this one does not start) was not seekable either.
         if let Some((f, held)) = &mut self.held
             && *f == file
-            && held.placement.offset == entry.placement.offset
             && entry.placement.container != Container::Plain
+            && (held.placement.offset == entry.placement.offset || !entry.placement.starts_member)
         {
             held.seekable = false;
         }
@@ -187,6 +187,7 @@ impl Placed {
             stream_offset: self.record.stream_offset,
             stored_len: self.record.stored_len,
             container: self.container,
+            starts_member: self.record.starts_member,
         }
     }
 }

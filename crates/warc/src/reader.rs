@@ -106,6 +106,10 @@ pub struct Reader<'a> {
     /// The decoded stream position where the last fill ended, when that fill
     /// was one whole member (so the next member's output starts there).
     member_end: Option<u64>,
+    /// The decoded stream position up to which records (or damage) were
+    /// consumed before the current record: a record starts its member when
+    /// its member started at or after it (only separators between).
+    consumed_to: u64,
 }
 
 /// A record header, WARC or ARC, as the steps after it need it.
@@ -243,6 +247,7 @@ impl<'a> Reader<'a> {
             pending: VecDeque::new(),
             peak: 0,
             member_end: None,
+            consumed_to: 0,
         }
     }
 
@@ -476,6 +481,36 @@ impl<'a> Reader<'a> {
         self.need(8);
         let offset = self.offset_of(start);
         let stream_offset = self.base + start as u64;
+        let starts_member = self.starts_member(stream_offset);
+        let item = self.record_at_inner(start, offset, stream_offset);
+        self.consumed_to = self.base + self.pos as u64;
+        item.map(|r| {
+            r.map(|mut rec| {
+                rec.starts_member = starts_member;
+                rec
+            })
+        })
+    }
+
+    /// Whether a record at decoded position `at` starts its member: the
+    /// member holds nothing of what came before it (a plain file: always).
+    fn starts_member(&self, at: u64) -> bool {
+        if self.src.kind() == Container::Plain {
+            return true;
+        }
+        self.members
+            .iter()
+            .rev()
+            .find(|(d, _)| *d <= at)
+            .is_some_and(|&(d, _)| d >= self.consumed_to)
+    }
+
+    fn record_at_inner(
+        &mut self,
+        start: usize,
+        offset: u64,
+        stream_offset: u64,
+    ) -> Option<Result<Record, RecordError>> {
         // 1. The header.
         let header = match self.read_header(start) {
             Ok(header) => header,
@@ -983,6 +1018,30 @@ mod content_tests {
             m.iter().map(|r| r.stream_offset).collect::<Vec<_>>(),
             starts
         );
+    }
+
+    /// A record starts its member when nothing of the record before it is
+    /// in that member: one member per record, yes; a file cut into gzip
+    /// members of 64 bytes whatever the records (bgzip-like), only the
+    /// first; a plain file, always.
+    #[test]
+    fn records_know_whether_they_start_their_member() {
+        let recs: Vec<Vec<u8>> = (0..3)
+            .map(|i| response(&format!("http://e.com/{i}"), b"<p>body").0)
+            .collect();
+        let per_record: Vec<u8> = recs.iter().flat_map(|r| gz(r)).collect();
+        let plain = recs.concat();
+        let chunked: Vec<u8> = plain.chunks(64).flat_map(gz).collect();
+        let starts = |data: &[u8]| -> Vec<bool> {
+            read(data, Content::Head(1 << 10), 64 << 20)
+                .iter()
+                .map(|r| r.starts_member)
+                .collect()
+        };
+        assert_eq!(starts(&per_record), [true, true, true]);
+        assert_eq!(starts(&plain), [true, true, true]);
+        assert_eq!(starts(&chunked), [true, false, false]);
+        assert_eq!(starts(&gz(&plain)), [true, false, false]);
     }
 
     /// A long record whose declared length is wrong is reported; reading

@@ -111,6 +111,11 @@ pub struct Record {
     /// without the CR/LFs after it (what warcio counts as an uncompressed
     /// record's length).
     pub stored_len: u64,
+    /// Whether the record starts its gzip member or zstd frame (nothing of
+    /// an earlier record or damage in it before the record; always true in
+    /// a plain file): with the next record's, whether replay can seek to
+    /// the record at [`Record::offset`].
+    pub starts_member: bool,
     /// All WARC header fields in order (empty for ARC).
     pub warc_headers: Vec<(String, String)>,
     /// The HTTP response head (`response` and `revisit` records).

@@ -89,6 +89,7 @@ pub(crate) fn build(
         block_len: bytes.len() as u64,
         stream_offset: 0,
         stored_len: 0,
+        starts_member: true,
         warc_headers: fields,
         http: None,
         body: Body::default(),

@@ -25,6 +25,7 @@ fn entry(url: &str, status: Option<u16>, digest: Option<&str>) -> Entry {
             stream_offset: 0,
             stored_len: 0,
             container: Container::Gzip,
+            starts_member: true,
         },
         seekable: true,
         redirect: None,
