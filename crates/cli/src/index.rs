@@ -231,6 +231,7 @@ impl Job for IndexJob {
                     stored_len: record.stored_len,
                     container,
                     starts_member: record.starts_member,
+                    ends_member: record.ends_member,
                 };
                 let entry = Entry::of(&record, placement, &self.opts)
                     .map(|r| r.map(Box::new).map_err(|e| e.to_string()));

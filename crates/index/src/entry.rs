@@ -50,6 +50,8 @@ pub struct Placement {
     pub container: Container,
     /// Whether the record starts its gzip member ([`Record::starts_member`]).
     pub starts_member: bool,
+    /// Whether it ends its gzip member ([`Record::ends_member`]).
+    pub ends_member: bool,
 }
 
 impl Placement {
@@ -65,15 +67,15 @@ impl Placement {
         }
     }
 
-    /// Whether replay can seek to the record, as far as the record itself
-    /// tells: always in a plain file; in a compressed one, when it starts
-    /// its member and shares it neither with the record before it
-    /// (`previous_offset`) nor with the item after it. (Whether the next
-    /// record starts its own member, so that this one's tail is not in it,
-    /// is settled when that record comes: [`crate::ordered::Settler`].)
+    /// Whether replay can seek to the record: always in a plain file; in a
+    /// compressed one, when it starts and ends its member(s) (nothing of
+    /// another record or damage in them) and, as a check on those, shares
+    /// its offset neither with the record before it (`previous_offset`)
+    /// nor with the item after it.
     pub fn seekable(&self, previous_offset: Option<u64>) -> bool {
         self.container == Container::Plain
             || (self.starts_member
+                && self.ends_member
                 && self.end > self.offset
                 && previous_offset != Some(self.offset))
     }

@@ -188,6 +188,7 @@ impl Placed {
             stored_len: self.record.stored_len,
             container: self.container,
             starts_member: self.record.starts_member,
+            ends_member: self.record.ends_member,
         }
     }
 }

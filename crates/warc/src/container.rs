@@ -304,16 +304,18 @@ pub(crate) fn whole_member_size(member: &[u8], cap: usize) -> Option<usize> {
 /// Detects the container from the first bytes (and, for damaged starts, from
 /// the first member magic within the first MiB).
 pub(crate) fn detect(data: &[u8]) -> Container {
+    // A WARC or ARC record at the start: plain, whatever bytes its header
+    // holds, a compression magic even (as a replay system reads a record
+    // at its offset; no gzip member or zstd frame has a first line that is
+    // an ARC header).
+    if data.starts_with(b"WARC/") || starts_with_arc_header(data) {
+        return Container::Plain;
+    }
     if data.starts_with(GZIP_MAGIC) {
         return Container::Gzip;
     }
     if data.starts_with(ZSTD_MAGIC) || data.starts_with(ZSTD_DICT_MAGIC) {
         return Container::Zstd;
-    }
-    // A WARC or ARC record at the start: plain, whatever bytes its header
-    // holds (as a replay system reads a record at its offset).
-    if data.starts_with(b"WARC/") || starts_with_arc_header(data) {
-        return Container::Plain;
     }
     let head = &data[..data.len().min(DETECT_HEAD)];
     let texty = head
@@ -772,6 +774,8 @@ pub(crate) mod tests {
         let arc = b"http://e.com/\0(\xb5/\xfd 1.2.3.4 20140102000000 text/plain 4\nabcd\n";
         assert_eq!(detect(arc), Container::Plain);
         assert_eq!(detect(&arc[13..]), Container::Zstd);
+        let arc = b"(\xb5/\xfdhttp://e.com/ 1.2.3.4 20140102000000 text/plain 4\nabcd\n";
+        assert_eq!(detect(arc), Container::Plain);
     }
 
     #[test]

@@ -110,6 +110,10 @@ pub struct Reader<'a> {
     /// consumed before the current record: a record starts its member when
     /// its member started at or after it (only separators between).
     consumed_to: u64,
+    /// Whether the last record judged by `boundary_after` ended where a
+    /// member ends (a member starts between its block and what follows,
+    /// or the data ends there).
+    ends_member: bool,
 }
 
 /// A record header, WARC or ARC, as the steps after it need it.
@@ -248,6 +252,7 @@ impl<'a> Reader<'a> {
             peak: 0,
             member_end: None,
             consumed_to: 0,
+            ends_member: true,
         }
     }
 
@@ -482,11 +487,15 @@ impl<'a> Reader<'a> {
         let offset = self.offset_of(start);
         let stream_offset = self.base + start as u64;
         let starts_member = self.starts_member(stream_offset);
+        self.ends_member = true;
         let item = self.record_at_inner(start, offset, stream_offset);
         self.consumed_to = self.base + self.pos as u64;
+        let plain = self.src.kind() == Container::Plain;
+        let ends_member = plain || self.ends_member;
         item.map(|r| {
             r.map(|mut rec| {
                 rec.starts_member = starts_member;
+                rec.ends_member = ends_member;
                 rec
             })
         })
@@ -804,6 +813,7 @@ impl<'a> Reader<'a> {
                 .as_ref()
                 .and_then(|b| b.suspect_from)
                 .is_some_and(|s| (end..=after).contains(&s));
+        self.ends_member = ends_member || at_end || member_boundary;
         if ends_member {
             Boundary::EndOfMember
         } else if at_end {
@@ -1020,10 +1030,10 @@ mod content_tests {
         );
     }
 
-    /// A record starts its member when nothing of the record before it is
-    /// in that member: one member per record, yes; a file cut into gzip
-    /// members of 64 bytes whatever the records (bgzip-like), only the
-    /// first; a plain file, always.
+    /// A record starts (ends) its member when nothing of the record before
+    /// (after) it is in that member: one member per record, yes; a file cut
+    /// into gzip members of 64 bytes whatever the records (bgzip-like) or
+    /// one member, only at the file's ends; a plain file, always.
     #[test]
     fn records_know_whether_they_start_their_member() {
         let recs: Vec<Vec<u8>> = (0..3)
@@ -1032,16 +1042,18 @@ mod content_tests {
         let per_record: Vec<u8> = recs.iter().flat_map(|r| gz(r)).collect();
         let plain = recs.concat();
         let chunked: Vec<u8> = plain.chunks(64).flat_map(gz).collect();
-        let starts = |data: &[u8]| -> Vec<bool> {
+        let starts = |data: &[u8]| -> Vec<(bool, bool)> {
             read(data, Content::Head(1 << 10), 64 << 20)
                 .iter()
-                .map(|r| r.starts_member)
+                .map(|r| (r.starts_member, r.ends_member))
                 .collect()
         };
-        assert_eq!(starts(&per_record), [true, true, true]);
-        assert_eq!(starts(&plain), [true, true, true]);
-        assert_eq!(starts(&chunked), [true, false, false]);
-        assert_eq!(starts(&gz(&plain)), [true, false, false]);
+        let all = [(true, true); 3];
+        assert_eq!(starts(&per_record), all);
+        assert_eq!(starts(&plain), all);
+        let shared = [(true, false), (false, false), (false, true)];
+        assert_eq!(starts(&chunked), shared);
+        assert_eq!(starts(&gz(&plain)), shared);
     }
 
     /// A long record whose declared length is wrong is reported; reading

@@ -116,6 +116,11 @@ pub struct Record {
     /// a plain file): with the next record's, whether replay can seek to
     /// the record at [`Record::offset`].
     pub starts_member: bool,
+    /// Whether the record ends its gzip member or zstd frame (nothing of a
+    /// later record in it after the record's CR/LFs; always true in a
+    /// plain file). A record that starts and ends its member(s) is what
+    /// replay reads at [`Record::offset`].
+    pub ends_member: bool,
     /// All WARC header fields in order (empty for ARC).
     pub warc_headers: Vec<(String, String)>,
     /// The HTTP response head (`response` and `revisit` records).

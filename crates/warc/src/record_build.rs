@@ -90,6 +90,7 @@ pub(crate) fn build(
         stream_offset: 0,
         stored_len: 0,
         starts_member: true,
+        ends_member: true,
         warc_headers: fields,
         http: None,
         body: Body::default(),

@@ -26,6 +26,7 @@ fn entry(url: &str, status: Option<u16>, digest: Option<&str>) -> Entry {
             stored_len: 0,
             container: Container::Gzip,
             starts_member: true,
+            ends_member: true,
         },
         seekable: true,
         redirect: None,
