@@ -409,7 +409,19 @@ def split_differs(c):
         # public_suffix leaves an empty host alone (there is no domain to
         # replace it by), so the placeholder must not meet it either.
         package = c.package_of(url, public_suffix=False)
-        return isinstance(package, bytes) and ours == package.replace(placeholder, b"", 1)
+        if not isinstance(package, bytes):
+            return False
+        # Ours writes no host part for an empty host, `scheme:` then the
+        # rest (as the package does without one: see empty_host), where the
+        # package's key of the placeholder host has `…placeholder[:port][,])`.
+        at = package.find(placeholder)
+        if at < 0:
+            return False
+        after = at + len(placeholder)
+        after += re.match(rb"(?::[0-9]+)?,?\)?", package[after:]).end()
+        written = s.scheme or b"http"
+        scheme = written.lower() if has_google(c.canonicalizer) else written
+        return ours == scheme + b":" + package[after:]
     package = c.package_of(url)
     # What our split gives may itself be one of the other differences (a
     # host that normalizes to nothing).
