@@ -170,7 +170,10 @@ fn jobs(bin: &Path, env: Option<&PythonEnv>, inputs: &[PathBuf], runs: usize) ->
     // payload digests as spinneret does (by default it checks block digests
     // only, which the benchmark WARC does not carry).
     let fast_check = || -> Result<Measured, String> {
-        let script = format!("for f; do {} check -q -p \"$f\" || test $? = 1 || exit 2; done", fastwarc.display());
+        let script = format!(
+            "for f; do {} check -q -p \"$f\" || test $? = 1 || exit 2; done",
+            fastwarc.display()
+        );
         let mut args = os(&["-c", &script, "sh"]);
         args.extend(&files);
         run_measured_exit(Path::new("/bin/sh"), &args, false, &[0])
