@@ -98,7 +98,10 @@ pub struct IndexArgs {
     #[arg(long, conflicts_with = "zipnum")]
     pub no_sort: bool,
 
-    /// Memory for sorting; beyond it, sorted runs go to temporary files.
+    /// Memory for sorting: lines are held up to half of it, then sorted
+    /// runs go to temporary files, merged with the other half as read
+    /// buffers (the binary's allocator keeps freed memory for reuse, so
+    /// the two halves add up).
     #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = crate::args::parse_size)]
     pub memory: u64,
 
@@ -505,7 +508,8 @@ pub fn run(
     } else {
         Lines::Sorted(
             ExternalSorter::new(SortOptions {
-                memory: usize::try_from(args.memory).unwrap_or(usize::MAX),
+                // Half for the lines, half for the merge: see `--memory`.
+                memory: usize::try_from(args.memory / 2).unwrap_or(usize::MAX),
                 temp_dir: args.temp_dir.clone(),
             }),
             out,
