@@ -57,8 +57,12 @@ fuzz_target!(|data: &[u8]| {
 
         let key = canon.key(input).expect("canonicalizes").to_owned();
         let key_of_canonical = canon.key(&once).expect("canonicalizes").to_owned();
+        // A key without a host part (`Http:/x` for `Http:///x`, the surt
+        // package's form for an empty authority) keeps the scheme as
+        // written, as the package does; canonicalization lowercases it.
         assert_eq!(
-            key_of_canonical, key,
+            scheme_lowercased(&key_of_canonical),
+            scheme_lowercased(&key),
             "{name}: key of {input:?} vs of {once:?}"
         );
         let hash = canon.key_hash(input).expect("canonicalizes");
@@ -99,4 +103,19 @@ fn surt_options(data: &[u8]) {
         _ => Chain(vec![Identity, Default, Ia]),
     };
     let _ = surt::surt_with(rest, &canonicalizer, &options);
+}
+
+/// `key` with a leading `scheme:` lower-cased (other keys as they are).
+fn scheme_lowercased(key: &str) -> String {
+    match key.split_once(':') {
+        Some((scheme, rest))
+            if scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')) =>
+        {
+            format!("{}:{rest}", scheme.to_ascii_lowercase())
+        }
+        _ => key.to_owned(),
+    }
 }
