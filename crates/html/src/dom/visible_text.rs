@@ -90,6 +90,24 @@ impl NodeRef<'_> {
     /// assert_eq!(doc.visible_text(), "Hello, world!");
     /// ```
     pub fn visible_text(&self) -> String {
+        self.visible_text_without(|_| false)
+    }
+
+    /// The visible text of this node with the nodes `skip` picks left out,
+    /// each with all its content, as if they were not in the tree: the
+    /// rendering of a chosen part of a page (main-content extraction
+    /// drops navigation and boilerplate this way). `skip` is asked once per
+    /// node the walk reaches, never of the descendants of a skipped node.
+    ///
+    /// ```
+    /// use spinneret_html::{parse_document, ParseOptions};
+    /// let doc = parse_document("<p>Story<nav>Menu</nav> goes on</p>", &ParseOptions::default());
+    /// let text = doc.root().visible_text_without(|n| {
+    ///     n.as_element().is_some_and(|e| e.name() == "nav")
+    /// });
+    /// assert_eq!(text, "Story goes on");
+    /// ```
+    pub fn visible_text_without(&self, skip: impl Fn(NodeRef<'_>) -> bool) -> String {
         let mut writer = Writer::default();
         // The `summary` children of closed `details` being walked, innermost
         // last: the walk leaves each without visiting its siblings.
@@ -97,7 +115,7 @@ impl NodeRef<'_> {
         let start = *self;
         let mut node = start;
         loop {
-            let mut entered = writer.enter(node);
+            let mut entered = !skip(node) && writer.enter(node);
             if entered && let Some(child) = first_visible_child(node, &mut shown_summaries) {
                 node = child;
                 continue;
@@ -127,6 +145,25 @@ impl NodeRef<'_> {
                 entered = true;
             }
         }
+    }
+}
+
+impl ElementRef<'_> {
+    /// Whether the element's content can be part of the visible text:
+    /// `false` for the elements the visible text skips with all their
+    /// content (`script`, `style`, `head`, `template`, `hidden`
+    /// elements…: rule 1 of the module documentation of
+    /// `dom/visible_text.rs`). A closed `details` renders (its summary).
+    ///
+    /// ```
+    /// use spinneret_html::{parse_document, ParseOptions};
+    /// let doc = parse_document("<p>a<script>s</script><b hidden>h</b>", &ParseOptions::default());
+    /// let shown: Vec<_> = doc.root().descendants().filter_map(|n| n.as_element())
+    ///     .filter(|e| e.renders_text()).map(|e| e.name()).collect();
+    /// assert_eq!(shown, ["html", "body", "p"]);
+    /// ```
+    pub fn renders_text(&self) -> bool {
+        role(*self) != Role::Skip
     }
 }
 

@@ -1,0 +1,218 @@
+//! `spinneret-text`: a page's readable text, as a reader of the rendered
+//! page sees it — the whole page, or only its **main content** (the
+//! article or post without navigation, menus, headers, footers, sidebars,
+//! cookie banners, share bars, comments, related-link lists and ads) — as
+//! plain text or as **Markdown**, with the metadata the page declares.
+//!
+//! ```
+//! use spinneret_text::{Format, Options, Page, extract_page};
+//! let html = b"<html lang=en><title>News</title><nav><a href=/>Home</a> <a href=/a>About</a></nav>\
+//!   <article><h1>Rain</h1><p>It rained all day in the valley, and the river rose by a metre, \
+//!   which the farmers had feared since spring.</p></article><footer>(c) 2026</footer>";
+//! let page = Page { url: Some("https://example.com/rain"), ..Page::new(html) };
+//! let whole = extract_page(&page, &Options::default());
+//! assert!(whole.text.starts_with("Home About\nRain"));
+//! let main = extract_page(&page, &Options { main_content: true, ..Options::default() });
+//! assert_eq!(main.text.lines().next(), Some("Rain"));
+//! assert!(!main.text.contains("About") && !main.text.contains("2026"));
+//! assert_eq!(main.title.as_deref(), Some("News"));
+//! assert_eq!(main.html_lang.as_deref(), Some("en"));
+//! let md = extract_page(&page, &Options { main_content: true, format: Format::Markdown, ..Options::default() });
+//! assert!(md.text.starts_with("# Rain\n\nIt rained"));
+//! ```
+//!
+//! The pieces:
+//!
+//! - **Whole-page text** is `spinneret-html`'s visible text
+//!   ([`NodeRef::visible_text`]): what a browser renders as text without
+//!   a style sheet (its rules are in that function's module).
+//! - **Main content** ([`main_content`]) picks the subtrees that hold the
+//!   page's article and the parts inside them to leave out; its method
+//!   (Readability's scored candidates, Boilerpipe's and jusText's text
+//!   features, Trafilatura's container hints) is explained in that
+//!   module.
+//! - **Markdown** ([`markdown`]) renders the same nodes with headings,
+//!   paragraphs, lists, block quotes, code blocks and tables.
+//! - **Metadata** ([`metadata`]): title, `<html lang>`, the
+//!   `Content-Language` (header or `<meta http-equiv>`), the canonical
+//!   URL, the declared publication date; and the language detected from
+//!   the text ([`language`], whatlang's trigram profiles).
+//!
+//! Invariants: every function here is total — any bytes give an
+//! [`Extraction`], never a panic; the output is valid UTF-8 (it is a
+//! `String`); time and memory are linear in the page (every walk follows
+//! the DOM's links with no recursion, so any depth is fine).
+//!
+//! [`NodeRef::visible_text`]: spinneret_html::NodeRef::visible_text
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod hints;
+pub mod language;
+pub mod main_content;
+pub mod markdown;
+pub mod metadata;
+mod stats;
+
+use spinneret_encoding::{Policy, Sniffer};
+use spinneret_html::{Document, NodeRef, ParseOptions, parse_bytes};
+
+pub use language::DetectedLanguage;
+pub use metadata::Metadata;
+
+/// The text's form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Plain text: blocks on lines of their own, paragraphs separated by
+    /// a blank line, table cells by tabs.
+    #[default]
+    Text,
+    /// Markdown (CommonMark, with GitHub's tables).
+    Markdown,
+}
+
+/// What to extract.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Only the main content (see [`main_content`]); else the whole page.
+    pub main_content: bool,
+    /// Plain text or Markdown.
+    pub format: Format,
+    /// Markdown only: links as `[text](url)` and images as
+    /// `![alt](url)`, URLs resolved against the page's base URL; without
+    /// it a link is its text and an image nothing.
+    pub links: bool,
+}
+
+/// One page as a crawl holds it: its bytes and what the response said.
+#[derive(Clone, Copy, Debug)]
+pub struct Page<'a> {
+    /// The payload (decoded transfer and content encodings).
+    pub bytes: &'a [u8],
+    /// The page's URL: the encoding detector's hint (its top-level
+    /// domain) and the base of relative URLs.
+    pub url: Option<&'a str>,
+    /// The HTTP `Content-Type` (its `charset` decides the encoding).
+    pub content_type: Option<&'a [u8]>,
+    /// The HTTP `Content-Language`.
+    pub content_language: Option<&'a str>,
+}
+
+impl<'a> Page<'a> {
+    /// A page with only its bytes.
+    pub fn new(bytes: &'a [u8]) -> Page<'a> {
+        Page {
+            bytes,
+            url: None,
+            content_type: None,
+            content_language: None,
+        }
+    }
+}
+
+/// A page's text and metadata.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extraction {
+    /// The text (whole page or main content, plain or Markdown), without
+    /// a line break at its start or end.
+    pub text: String,
+    /// The metadata the page declares.
+    pub metadata: Metadata,
+    /// The language detected from the plain text of what was extracted.
+    pub language: Option<DetectedLanguage>,
+    /// The encoding the page was decoded with (its WHATWG name).
+    pub encoding: &'static str,
+}
+
+impl std::ops::Deref for Extraction {
+    type Target = Metadata;
+    fn deref(&self) -> &Metadata {
+        &self.metadata
+    }
+}
+
+/// Decodes a page as a crawler's browser would (the HTTP charset, the BOM,
+/// the `<meta>` prescan, detection with the URL's top-level domain as a
+/// hint; `spinneret-encoding`'s crawler policy), parses it with the HTML
+/// Standard's tree builder and extracts its text and metadata.
+pub fn extract_page(page: &Page<'_>, options: &Options) -> Extraction {
+    let mut sniffer = Sniffer::new(Policy::Crawler);
+    if let Some(url) = page.url {
+        sniffer = sniffer.url(url);
+    }
+    if let Some(ct) = page.content_type {
+        sniffer = sniffer.content_type(ct);
+    }
+    let (doc, det) = parse_bytes(page.bytes, &sniffer, &ParseOptions::default());
+    let mut extraction = extract_document(&doc, page.url, page.content_language, options);
+    extraction.encoding = det.encoding.name();
+    extraction
+}
+
+/// Extracts the text and metadata of a parsed document; `url` is the
+/// page's, `content_language` the HTTP header's. The encoding is left as
+/// `"UTF-8"` (the document is already text).
+pub fn extract_document(
+    doc: &Document,
+    url: Option<&str>,
+    content_language: Option<&str>,
+    options: &Options,
+) -> Extraction {
+    let metadata = metadata::Metadata::of(doc, url, content_language);
+    let chosen = options.main_content.then(|| main_content::select(doc));
+    let text = match options.format {
+        Format::Text => render_text(doc, chosen.as_ref()),
+        Format::Markdown => {
+            let base = metadata.base_url.as_deref().or(url);
+            let md = markdown::Options {
+                links: options.links,
+                base,
+            };
+            match &chosen {
+                Some(c) => markdown::render_selection(doc, c, &md),
+                None => markdown::render(doc.root(), |_| false, &md),
+            }
+        }
+    };
+    // The detector reads plain text: Markdown's marks would be noise.
+    let language = match options.format {
+        Format::Text => language::detect(&text),
+        Format::Markdown => language::detect(&render_text(doc, chosen.as_ref())),
+    };
+    Extraction {
+        text,
+        metadata,
+        language,
+        encoding: "UTF-8",
+    }
+}
+
+/// The plain text of a document, or of the main content's selection.
+fn render_text(doc: &Document, chosen: Option<&main_content::Selection>) -> String {
+    match chosen {
+        None => doc.visible_text(),
+        Some(selection) => {
+            let mut out = String::new();
+            for &root in &selection.roots {
+                let part = doc
+                    .node(root)
+                    .visible_text_without(|n: NodeRef<'_>| selection.is_dropped(n.id()));
+                if part.is_empty() {
+                    continue;
+                }
+                if !out.is_empty() {
+                    out.push_str("\n\n");
+                }
+                out.push_str(&part);
+            }
+            out
+        }
+    }
+}
+
+/// The text of raw HTML bytes (no HTTP context): [`extract_page`] of
+/// [`Page::new`].
+pub fn text_of(html: &[u8], options: &Options) -> String {
+    extract_page(&Page::new(html), options).text
+}

@@ -1,0 +1,576 @@
+//! Main content: which parts of a page are its article or post, and which
+//! parts inside them to leave out.
+//!
+//! # The method
+//!
+//! The published extractors agree on the signals and differ in how they
+//! combine them. Boilerpipe (Kohlschütter et al., WSDM 2010) showed that
+//! two shallow features of a text block — its length and its *link
+//! density* (the share of its text inside links) — separate content from
+//! boilerplate about as well as anything heavier. jusText adds the
+//! context: a short block between good ones is good, between bad ones bad.
+//! Readability (and DOM Distiller after it) scores *candidate containers*
+//! from the paragraphs inside them and takes the best, with its good
+//! siblings. Trafilatura first looks for the containers sites declare
+//! (`<article>`, `itemprop=articleBody`, `entry-content`…) and falls back
+//! to the others when that fails. Here, on `spinneret-html`'s DOM:
+//!
+//! 1. **Counts** ([`crate::stats`]): one walk gives every node its visible
+//!    characters, link characters, commas and sentence ends.
+//! 2. **Boilerplate marks** ([`crate::hints`]): `nav`, `aside`, `footer`,
+//!    ARIA landmarks other than `main`, hidden elements, and `class`/`id`
+//!    words of menus, sidebars, comments, share bars, cookie banners,
+//!    newsletters, related links and ads. A marked subtree takes no part
+//!    in scoring (Readability's *unlikely candidates*).
+//! 3. **Candidates** (Readability): every paragraph-like element (`p`,
+//!    `pre`, `td`, `blockquote`, `li`, and a `div` or `section` holding
+//!    text with no block children) of 25 characters or more scores
+//!    `1 + commas + min(chars / 100, 3)`, added whole to its parent, half
+//!    to its grandparent and a third of the level to the three ancestors
+//!    above. A candidate starts from its tag (a `div` +5, a list −3, a
+//!    heading −5) and its class weight (±25), and its total is scaled by
+//!    `1 − link density`.
+//! 4. **The container** (Trafilatura's idea, scored): a declared article
+//!    container that holds at least half of the best candidate's text
+//!    wins over it — or the best candidate is inside it, and then the
+//!    container is taken whole when its own text is mostly not links.
+//!    Otherwise the best candidate is taken, moved up to the ancestor
+//!    that holds three other strong candidates when one does
+//!    (Readability's alternative candidates: an article split in
+//!    sections).
+//! 5. **Siblings** (Readability): the chosen element's siblings join it
+//!    when their score is at least a fifth of its own (or 10), or when
+//!    they are paragraphs of prose: over 80 characters with a link
+//!    density under ¼, or shorter with no link and a sentence end.
+//! 6. **Pruning** inside what was chosen (Boilerpipe and jusText): the
+//!    marked subtrees of step 2, unless one holds most of the chosen text
+//!    (a `comment` class on a whole article happens); link lists and
+//!    link-dense blocks (density over ½ under 300 characters, over ¾ at
+//!    any size); forms that are not the article; and short date, time and
+//!    byline lines.
+//! 7. **Fallback**: when the result holds under 250 characters while the
+//!    page's unmarked body holds more than twice as much, the body with
+//!    step 6's pruning is taken instead (Readability's retry with its
+//!    filters relaxed, Trafilatura's baseline).
+//!
+//! Scores are measured on trafilatura's evaluation set (990 pages, the
+//! `main_content` test of this crate and `spinneret-bench text`).
+
+use std::collections::HashMap;
+
+use spinneret_html::{Document, ElementRef, LocalName as L, Namespace, NodeId, NodeKind, NodeRef};
+
+use crate::hints::{self, Kind, Names};
+use crate::stats::{Stats, Step, walk};
+
+/// What main-content extraction chose: subtrees to render, in document
+/// order, and nodes inside them to leave out.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// The chosen subtrees' roots, in document order (none of them inside
+    /// another).
+    pub roots: Vec<NodeId>,
+    /// By node index: whether the node is left out with its content.
+    dropped: Vec<bool>,
+}
+
+impl Selection {
+    /// Whether `node` is left out (with all its content).
+    pub fn is_dropped(&self, node: NodeId) -> bool {
+        self.dropped.get(node.index()).copied().unwrap_or(false)
+    }
+}
+
+/// A paragraph shorter than this (in characters that are not white
+/// space) does not score (Readability's 25).
+const MIN_PARAGRAPH: u32 = 25;
+
+/// Chooses the main content of `doc` (see the module documentation).
+pub fn select(doc: &Document) -> Selection {
+    let stats = Stats::of(doc.root());
+    let body = body_of(doc);
+    let marks = Marks::of(body);
+    let mut selection = Selection {
+        roots: Vec::new(),
+        dropped: vec![false; doc.node_count()],
+    };
+    let scores = score_candidates(body, &stats, &marks);
+    let chosen = match best(&scores) {
+        Some((top, top_score)) => {
+            let top = prefer_container(top, &stats, &marks);
+            let top = alternative_ancestor(top, top_score, &scores, &stats, body);
+            with_siblings(top, top_score, &scores, &stats, &marks)
+        }
+        None => vec![body.id()],
+    };
+    for &root in &chosen {
+        prune(doc.node(root), &stats, &marks, &mut selection.dropped);
+    }
+    let kept: u32 = chosen
+        .iter()
+        .map(|&r| kept_chars(doc.node(r), &stats, &selection.dropped))
+        .sum();
+    // Step 7: too little for what the page holds.
+    if kept < 250 && chosen != [body.id()] {
+        let mut whole = vec![false; doc.node_count()];
+        prune(body, &stats, &marks, &mut whole);
+        if kept_chars(body, &stats, &whole) > kept.saturating_mul(2) {
+            selection.roots = vec![body.id()];
+            selection.dropped = whole;
+            return selection;
+        }
+    }
+    selection.roots = chosen;
+    selection
+}
+
+/// The `body` element, else the document element, else the root.
+fn body_of(doc: &Document) -> NodeRef<'_> {
+    let Some(html) = doc.document_element() else {
+        return doc.root();
+    };
+    html.node()
+        .children()
+        .find(|c| c.as_element().is_some_and(|e| e.is_html(L::Body)))
+        .unwrap_or(html.node())
+}
+
+/// What the markup says of each element under the body, by node index
+/// (step 2).
+struct Marks {
+    kind: HashMap<u32, Kind>,
+    container: Vec<NodeId>,
+    weight: HashMap<u32, f32>,
+    dateline: Vec<NodeId>,
+}
+
+impl Marks {
+    fn of(body: NodeRef<'_>) -> Marks {
+        let mut marks = Marks {
+            kind: HashMap::new(),
+            container: Vec::new(),
+            weight: HashMap::new(),
+            dateline: Vec::new(),
+        };
+        walk(body, |node, step| {
+            if step == Step::Leave {
+                return true;
+            }
+            let Some(e) = node.as_element() else {
+                return false;
+            };
+            if !e.renders_text() {
+                return false;
+            }
+            let names = Names::of(e);
+            let key = node.id().index() as u32;
+            let kind = if node == body {
+                Kind::Neutral
+            } else {
+                hints::kind(e, &names)
+            };
+            if kind != Kind::Neutral {
+                marks.kind.insert(key, kind);
+            }
+            if hints::is_container(e, &names) {
+                marks.container.push(node.id());
+            }
+            let w = names.weight();
+            if w != 0.0 {
+                marks.weight.insert(key, w);
+            }
+            if names.is_dateline() || e.is_html(L::Time) {
+                marks.dateline.push(node.id());
+            }
+            true
+        });
+        marks.dateline.sort();
+        marks.container.sort();
+        marks
+    }
+
+    fn kind(&self, node: NodeRef<'_>) -> Kind {
+        self.kind
+            .get(&(node.id().index() as u32))
+            .copied()
+            .unwrap_or(Kind::Neutral)
+    }
+
+    fn weight(&self, node: NodeRef<'_>) -> f32 {
+        self.weight
+            .get(&(node.id().index() as u32))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    fn is_dateline(&self, node: NodeRef<'_>) -> bool {
+        self.dateline.binary_search(&node.id()).is_ok()
+    }
+
+    fn is_container(&self, node: NodeRef<'_>) -> bool {
+        self.container.binary_search(&node.id()).is_ok()
+    }
+}
+
+fn html_name(node: NodeRef<'_>) -> Option<L> {
+    let e = node.as_element()?;
+    (e.namespace() == Namespace::Html)
+        .then(|| e.local_name())
+        .flatten()
+}
+
+/// Whether an element is a block for the layout (a paragraph-like
+/// element's children must not be).
+fn is_block(name: L) -> bool {
+    matches!(
+        name,
+        L::Address
+            | L::Article
+            | L::Aside
+            | L::Blockquote
+            | L::Dd
+            | L::Div
+            | L::Dl
+            | L::Dt
+            | L::Fieldset
+            | L::Figure
+            | L::Footer
+            | L::Form
+            | L::H1
+            | L::H2
+            | L::H3
+            | L::H4
+            | L::H5
+            | L::H6
+            | L::Header
+            | L::Hr
+            | L::Li
+            | L::Main
+            | L::Nav
+            | L::Ol
+            | L::P
+            | L::Pre
+            | L::Section
+            | L::Table
+            | L::Ul
+    )
+}
+
+/// Whether `node` scores as a paragraph (step 3).
+fn is_paragraph(node: NodeRef<'_>) -> bool {
+    match html_name(node) {
+        Some(L::P | L::Pre | L::Td | L::Blockquote | L::Li | L::Dd) => true,
+        Some(L::Div | L::Section | L::Article) => {
+            !node.children().any(|c| html_name(c).is_some_and(is_block))
+        }
+        _ => false,
+    }
+}
+
+/// A candidate's starting score from its tag (Readability's).
+fn tag_score(node: NodeRef<'_>) -> f32 {
+    match html_name(node) {
+        Some(L::Div | L::Article | L::Main | L::Section) => 5.0,
+        Some(L::Pre | L::Td | L::Blockquote) => 3.0,
+        Some(L::Address | L::Ol | L::Ul | L::Dl | L::Dd | L::Dt | L::Li | L::Form) => -3.0,
+        Some(L::H1 | L::H2 | L::H3 | L::H4 | L::H5 | L::H6 | L::Th) => -5.0,
+        _ => 0.0,
+    }
+}
+
+/// Every candidate's final score, by node (step 3).
+fn score_candidates<'d>(
+    body: NodeRef<'d>,
+    stats: &Stats,
+    marks: &Marks,
+) -> Vec<(NodeRef<'d>, f32)> {
+    let mut raw: HashMap<NodeId, f32> = HashMap::new();
+    let mut order: Vec<NodeRef<'d>> = Vec::new();
+    walk(body, |node, step| {
+        if step == Step::Leave {
+            return true;
+        }
+        if node.as_element().is_none() || marks.kind(node) != Kind::Neutral {
+            return false;
+        }
+        if !is_paragraph(node) {
+            return true;
+        }
+        let c = stats.get(node);
+        if c.chars >= MIN_PARAGRAPH {
+            let score = 1.0 + c.commas as f32 + (c.chars / 100).min(3) as f32;
+            for (level, ancestor) in node.ancestors().take(5).enumerate() {
+                if ancestor.as_element().is_none() {
+                    break;
+                }
+                let entry = raw.entry(ancestor.id()).or_insert_with(|| {
+                    order.push(ancestor);
+                    tag_score(ancestor) + marks.weight(ancestor)
+                });
+                let divider = match level {
+                    0 => 1.0,
+                    1 => 2.0,
+                    n => n as f32 * 3.0,
+                };
+                *entry += score / divider;
+                if ancestor == body {
+                    break;
+                }
+            }
+        }
+        // A paragraph's own children (a list in a list item) score too.
+        true
+    });
+    order
+        .into_iter()
+        .map(|n| {
+            let density = stats.get(n).link_density();
+            (n, raw[&n.id()] * (1.0 - density))
+        })
+        .collect()
+}
+
+/// The best candidate (the first of equal ones).
+fn best<'d>(scores: &[(NodeRef<'d>, f32)]) -> Option<(NodeRef<'d>, f32)> {
+    let mut top: Option<(NodeRef<'d>, f32)> = None;
+    for &(n, s) in scores {
+        if top.is_none_or(|(_, t)| s > t) {
+            top = Some((n, s));
+        }
+    }
+    top.filter(|&(_, s)| s > 0.0)
+}
+
+/// Step 4: a declared article container around or instead of `top`.
+fn prefer_container<'d>(top: NodeRef<'d>, stats: &Stats, marks: &Marks) -> NodeRef<'d> {
+    let top_chars = stats.get(top).chars;
+    // The container around the candidate, innermost first.
+    for ancestor in top.ancestors() {
+        if marks.is_container(ancestor) && marks.kind(ancestor) == Kind::Neutral {
+            let c = stats.get(ancestor);
+            if c.link_density() < 0.35 && c.chars <= top_chars.saturating_mul(3) {
+                return ancestor;
+            }
+            break;
+        }
+    }
+    if marks.is_container(top) {
+        return top;
+    }
+    // A container elsewhere holding as much text: the candidate may be a
+    // comment thread or a teaser list.
+    let mut best: Option<(NodeRef<'d>, u32)> = None;
+    for &id in &marks.container {
+        let node = top.document().node(id);
+        if marks.kind(node) != Kind::Neutral || stats.is_within(node, top) {
+            continue;
+        }
+        let c = stats.get(node);
+        if c.link_density() < 0.35
+            && c.chars * 2 >= top_chars
+            && best.is_none_or(|(_, b)| c.chars > b)
+        {
+            best = Some((node, c.chars));
+        }
+    }
+    best.map_or(top, |(n, _)| n)
+}
+
+/// Readability's alternative candidates: an ancestor of `top` (among
+/// its nearest [`ALTERNATIVE_LEVELS`]) that holds at least three other
+/// candidates scoring ¾ of `top` or more.
+fn alternative_ancestor<'d>(
+    top: NodeRef<'d>,
+    top_score: f32,
+    scores: &[(NodeRef<'d>, f32)],
+    stats: &Stats,
+    body: NodeRef<'d>,
+) -> NodeRef<'d> {
+    let strong: Vec<NodeRef<'d>> = scores
+        .iter()
+        .filter(|&&(n, s)| n != top && s >= top_score * 0.75 && !stats.is_within(n, top))
+        .map(|&(n, _)| n)
+        .collect();
+    if strong.len() < 3 {
+        return top;
+    }
+    for ancestor in top.ancestors().take(ALTERNATIVE_LEVELS) {
+        if ancestor == body {
+            break;
+        }
+        let inside = strong
+            .iter()
+            .filter(|n| stats.is_within(**n, ancestor))
+            .count();
+        if inside >= 3 {
+            return ancestor;
+        }
+    }
+    top
+}
+
+/// How far up [`alternative_ancestor`] looks.
+const ALTERNATIVE_LEVELS: usize = 8;
+
+/// Step 5: `top` and the siblings that join it, in document order.
+fn with_siblings<'d>(
+    top: NodeRef<'d>,
+    top_score: f32,
+    scores: &[(NodeRef<'d>, f32)],
+    stats: &Stats,
+    marks: &Marks,
+) -> Vec<NodeId> {
+    let Some(parent) = top.parent().filter(|p| p.as_element().is_some()) else {
+        return vec![top.id()];
+    };
+    let threshold = (top_score * 0.2).max(10.0);
+    let top_class = top.as_element().and_then(|e| e.attr("class"));
+    let by_node: HashMap<NodeId, f32> = scores.iter().map(|&(n, s)| (n.id(), s)).collect();
+    let mut roots = Vec::new();
+    for sibling in parent.children() {
+        if sibling == top {
+            roots.push(sibling.id());
+            continue;
+        }
+        let Some(e) = sibling.as_element() else {
+            continue;
+        };
+        if !e.renders_text() || marks.kind(sibling) != Kind::Neutral {
+            continue;
+        }
+        let bonus = match (top_class, e.attr("class")) {
+            (Some(a), Some(b)) if !a.is_empty() && a == b => top_score * 0.2,
+            _ => 0.0,
+        };
+        let score = by_node.get(&sibling.id()).copied();
+        let c = stats.get(sibling);
+        let joins = match score {
+            Some(s) if s + bonus >= threshold => true,
+            _ if is_prose_block(e) => {
+                let density = c.link_density();
+                (c.chars > 80 && density < 0.25)
+                    || (c.chars > 0 && c.link_chars == 0 && c.stops > 0)
+            }
+            _ => false,
+        };
+        if joins {
+            roots.push(sibling.id());
+        }
+    }
+    roots
+}
+
+/// Elements that hold running text as siblings of an article (Readability
+/// looks at `p`; headings and quotes between paragraphs belong too).
+fn is_prose_block(e: ElementRef<'_>) -> bool {
+    matches!(
+        e.local_name(),
+        Some(L::P | L::Blockquote | L::Pre | L::Ul | L::Ol | L::H2 | L::H3 | L::H4 | L::Figure)
+    ) && e.namespace() == Namespace::Html
+}
+
+/// Step 6: marks what to leave out inside `root`.
+fn prune(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool]) {
+    let total = stats.get(root).chars.max(1);
+    walk(root, |node, step| {
+        if step == Step::Leave {
+            return true;
+        }
+        let Some(e) = node.as_element() else {
+            return false;
+        };
+        if node == root {
+            return true;
+        }
+        if !e.renders_text() {
+            return false;
+        }
+        if leave_out(node, total, stats, marks) {
+            dropped[node.id().index()] = true;
+            return false;
+        }
+        true
+    });
+}
+
+/// Whether `node` (inside a chosen root holding `total` characters) is
+/// boilerplate to leave out.
+fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks) -> bool {
+    let c = stats.get(node);
+    let most = c.chars.saturating_mul(2) > total;
+    match marks.kind(node) {
+        Kind::Hidden => return true,
+        Kind::Boilerplate if !most || html_name(node).is_some_and(|n| matches!(n, L::Nav)) => {
+            return true;
+        }
+        _ => {}
+    }
+    let name = html_name(node);
+    if name == Some(L::Form) && !most {
+        return true;
+    }
+    let density = c.link_density();
+    let listy = matches!(
+        name,
+        Some(
+            L::Ul
+                | L::Ol
+                | L::Dl
+                | L::Table
+                | L::Div
+                | L::Section
+                | L::Header
+                | L::Menu
+                | L::Figure
+        )
+    );
+    if listy && c.chars > 0 && ((density > 0.5 && c.chars < 300) || density > 0.75) {
+        return true;
+    }
+    if matches!(name, Some(L::P | L::Li | L::Span)) && density > 0.9 && c.chars < 60 && c.words <= 6
+    {
+        // A lone "Read more" or "Next article" link.
+        return is_navigation_link(node);
+    }
+    if c.chars < 100 && marks.is_dateline(node) {
+        return true;
+    }
+    false
+}
+
+/// Whether a link-only paragraph points inside the site (a navigation
+/// link) rather than out (a cited source, which is content).
+fn is_navigation_link(node: NodeRef<'_>) -> bool {
+    // A few nodes are enough to tell (and keep nested inline elements
+    // linear).
+    node.descendants().take(32).any(|n| {
+        n.as_element().is_some_and(|e| {
+            e.is_html(L::A)
+                && e.attr("href").is_some_and(|h| {
+                    let h = h.trim();
+                    h.starts_with('/') && !h.starts_with("//")
+                        || h.starts_with('#')
+                        || h.starts_with('?')
+                })
+        })
+    }) && !node
+        .descendants()
+        .take(32)
+        .any(|n| matches!(n.kind(), NodeKind::Text(t) if t.contains("://")))
+}
+
+/// The characters left in `root` once the dropped nodes are out.
+fn kept_chars(root: NodeRef<'_>, stats: &Stats, dropped: &[bool]) -> u32 {
+    let mut gone = 0u32;
+    walk(root, |node, step| {
+        if step == Step::Leave {
+            return true;
+        }
+        if node != root && dropped[node.id().index()] {
+            gone = gone.saturating_add(stats.get(node).chars);
+            return false;
+        }
+        node.as_element().is_some()
+    });
+    stats.get(root).chars.saturating_sub(gone)
+}
