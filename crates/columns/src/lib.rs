@@ -1,6 +1,7 @@
-//! `spinneret-columns`: a crawl's links as Arrow record batches.
+//! `spinneret-columns`: a crawl's links, and its pages' text, as Arrow
+//! record batches.
 //!
-//! One schema ([`schema`]) and one batch builder ([`LinkColumns`]) for every
+//! For links, one schema ([`schema`]) and one batch builder ([`LinkColumns`]) for every
 //! columnar output of spinneret: `spinneret links --format parquet` (the
 //! CLI) and `spinneret.warc_links` (the Python package), so a table written
 //! by one reads as the other's.
@@ -18,6 +19,8 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod text;
 
 use std::sync::{Arc, OnceLock};
 
