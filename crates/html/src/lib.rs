@@ -39,7 +39,7 @@ mod tree_builder;
 
 pub use dom::{
     Adopted, AttrRef, Descendants, Document, ElementRef, NodeId, NodeKind, NodeRef,
-    SerializeOptions,
+    SerializeOptions, VisibleTextOptions,
 };
 pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;

@@ -176,8 +176,12 @@ const BODY_CONTAINERS: &[&str] = &[
 /// What the markup says of one element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// Navigation, header, footer, sidebar, comments, share bar, ad…
+    /// Navigation, a footer, a sidebar, a menu, a dialog: by its tag or
+    /// ARIA role.
     Boilerplate,
+    /// Comments, share bar, ad, cookie banner…: by its `class` or `id`
+    /// (less certain: layouts name wrappers `content-with-sidebar`).
+    Named,
     /// Something that is not shown (`aria-hidden`, an inline
     /// `display: none`).
     Hidden,
@@ -240,7 +244,7 @@ impl Names {
     pub(crate) fn is_body_container(&self) -> bool {
         self.any(|v| {
             v.split_ascii_whitespace()
-                .any(|t| BODY_CONTAINERS.iter().any(|c| t == *c || t.starts_with(c)))
+                .any(|t| BODY_CONTAINERS.iter().any(|c| t.contains(c)))
         })
     }
 
@@ -303,7 +307,7 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     if (names.has_substring(BOILERPLATE) || names.has_token(BOILERPLATE_TOKENS))
         && !names.has_substring(CONTENT)
     {
-        return Kind::Boilerplate;
+        return Kind::Named;
     }
     Kind::Neutral
 }

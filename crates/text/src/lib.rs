@@ -56,7 +56,7 @@ pub mod metadata;
 mod stats;
 
 use spinneret_encoding::{Policy, Sniffer};
-use spinneret_html::{Document, NodeRef, ParseOptions, parse_bytes};
+use spinneret_html::{Document, NodeRef, ParseOptions, VisibleTextOptions, parse_bytes};
 
 pub use language::DetectedLanguage;
 pub use metadata::Metadata;
@@ -168,6 +168,11 @@ pub fn extract_document(
             let md = markdown::Options {
                 links: options.links,
                 base,
+                view: if options.main_content {
+                    main_content::VIEW
+                } else {
+                    VisibleTextOptions::default()
+                },
             };
             match &chosen {
                 Some(c) => markdown::render_selection(doc, c, &md),
@@ -197,7 +202,9 @@ fn render_text(doc: &Document, chosen: Option<&main_content::Selection>) -> Stri
             for &root in &selection.roots {
                 let part = doc
                     .node(root)
-                    .visible_text_without(|n: NodeRef<'_>| selection.is_dropped(n.id()));
+                    .visible_text_with(main_content::VIEW, |n: NodeRef<'_>| {
+                        selection.is_dropped(n.id())
+                    });
                 if part.is_empty() {
                     continue;
                 }

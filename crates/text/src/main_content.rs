@@ -58,7 +58,9 @@
 
 use std::collections::HashMap;
 
-use spinneret_html::{Document, ElementRef, LocalName as L, Namespace, NodeId, NodeKind, NodeRef};
+use spinneret_html::{
+    Document, ElementRef, LocalName as L, Namespace, NodeId, NodeKind, NodeRef, VisibleTextOptions,
+};
 
 use crate::hints::{self, Kind, Names};
 use crate::stats::{Stats, Step, walk};
@@ -72,6 +74,8 @@ pub struct Selection {
     pub roots: Vec<NodeId>,
     /// By node index: whether the node is left out with its content.
     dropped: Vec<bool>,
+    /// The characters left in the roots.
+    kept: u32,
 }
 
 impl Selection {
@@ -81,47 +85,118 @@ impl Selection {
     }
 }
 
+/// How main content sees the page: `noscript` content shown (the page
+/// as a reader that runs no script sees it; some sites have their
+/// article only there, with a script that would render it).
+pub const VIEW: VisibleTextOptions = VisibleTextOptions { noscript: true };
+
 /// A paragraph shorter than this (in characters that are not white
 /// space) does not score (Readability's 25).
 const MIN_PARAGRAPH: u32 = 25;
 
 /// Chooses the main content of `doc` (see the module documentation).
 pub fn select(doc: &Document) -> Selection {
-    let stats = Stats::of(doc.root());
+    let stats = Stats::of(doc.root(), VIEW);
     let body = body_of(doc);
-    let marks = Marks::of(body);
-    let mut selection = Selection {
-        roots: Vec::new(),
-        dropped: vec![false; doc.node_count()],
-    };
-    let scores = score_candidates(body, &stats, &marks);
-    let chosen = match best(&scores) {
+    let debug = std::env::var_os("SPINNERET_DEBUG_MAIN").is_some();
+    let strict = Marks::of(body, true);
+    let mut best = attempt(doc, body, &stats, &strict, debug);
+    let mut marks = strict;
+    // Readability's retry: with the class and id marks off, when the
+    // article came out short (a layout wrapper named `sidebar-right`).
+    if best.kept < RETRY_BELOW {
+        let relaxed = Marks::of(body, false);
+        let again = attempt(doc, body, &stats, &relaxed, debug);
+        if again.kept > best.kept.saturating_mul(2) {
+            best = again;
+            marks = relaxed;
+        }
+    }
+    // Step 7: too little for what the page holds.
+    if best.kept < 250 && best.roots != [body.id()] {
+        let mut whole = vec![false; doc.node_count()];
+        prune(body, &stats, &marks, &mut whole);
+        let kept = kept_chars(body, &stats, &whole);
+        if kept > best.kept.saturating_mul(2) {
+            best = Selection {
+                roots: vec![body.id()],
+                dropped: whole,
+                kept,
+            };
+        }
+    }
+    best
+}
+
+/// An article shorter than this (characters) is chosen again with the
+/// class and id marks off.
+const RETRY_BELOW: u32 = 500;
+
+/// Steps 3 to 6 with `marks`.
+fn attempt(
+    doc: &Document,
+    body: NodeRef<'_>,
+    stats: &Stats,
+    marks: &Marks,
+    debug: bool,
+) -> Selection {
+    let scores = score_candidates(body, stats, marks);
+    let roots = match best(&scores) {
         Some((top, top_score)) => {
-            let top = prefer_container(top, &stats, &marks);
-            let top = alternative_ancestor(top, top_score, &scores, &stats, body);
-            with_siblings(top, top_score, &scores, &stats, &marks)
+            let top = prefer_container(top, stats, marks);
+            let top = alternative_ancestor(top, top_score, &scores, stats, body);
+            with_siblings(top, top_score, &scores, stats, marks)
         }
         None => vec![body.id()],
     };
-    for &root in &chosen {
-        prune(doc.node(root), &stats, &marks, &mut selection.dropped);
+    let mut dropped = vec![false; doc.node_count()];
+    for &root in &roots {
+        prune(doc.node(root), stats, marks, &mut dropped);
     }
-    let kept: u32 = chosen
+    let kept = roots
         .iter()
-        .map(|&r| kept_chars(doc.node(r), &stats, &selection.dropped))
+        .map(|&r| kept_chars(doc.node(r), stats, &dropped))
         .sum();
-    // Step 7: too little for what the page holds.
-    if kept < 250 && chosen != [body.id()] {
-        let mut whole = vec![false; doc.node_count()];
-        prune(body, &stats, &marks, &mut whole);
-        if kept_chars(body, &stats, &whole) > kept.saturating_mul(2) {
-            selection.roots = vec![body.id()];
-            selection.dropped = whole;
-            return selection;
+    if debug {
+        debug_print(doc, &roots, &dropped, stats, marks, &scores);
+    }
+    Selection {
+        roots,
+        dropped,
+        kept,
+    }
+}
+
+/// What was chosen and dropped, on stderr (`SPINNERET_DEBUG_MAIN=1`).
+fn debug_print(
+    doc: &Document,
+    roots: &[NodeId],
+    dropped: &[bool],
+    stats: &Stats,
+    marks: &Marks,
+    scores: &[(NodeRef<'_>, f32)],
+) {
+    let describe = |n: NodeRef<'_>| {
+        let e = n.as_element();
+        format!(
+            "<{}> class={:?} id={:?} chars={} kind={:?}",
+            e.map_or("", |e| e.name()),
+            e.and_then(|e| e.attr("class")),
+            e.and_then(|e| e.attr("id")),
+            stats.get(n).chars,
+            marks.kind(n)
+        )
+    };
+    for &root in roots {
+        let n = doc.node(root);
+        let score = scores.iter().find(|(x, _)| *x == n).map(|x| x.1);
+        eprintln!("root {} score={score:?}", describe(n));
+    }
+    for n in doc.root().descendants() {
+        if dropped[n.id().index()] && stats.get(n).chars > 50 {
+            eprintln!("  dropped {}", describe(n));
         }
     }
-    selection.roots = chosen;
-    selection
 }
 
 /// The `body` element, else the document element, else the root.
@@ -145,7 +220,9 @@ struct Marks {
 }
 
 impl Marks {
-    fn of(body: NodeRef<'_>) -> Marks {
+    /// The marks of the elements under `body`; without `strict`, no
+    /// [`Kind::Named`] marks.
+    fn of(body: NodeRef<'_>, strict: bool) -> Marks {
         let mut marks = Marks {
             kind: HashMap::new(),
             container: Vec::new(),
@@ -159,7 +236,7 @@ impl Marks {
             let Some(e) = node.as_element() else {
                 return false;
             };
-            if !e.renders_text() {
+            if !e.renders_text_with(VIEW) {
                 return false;
             }
             let names = Names::of(e);
@@ -169,10 +246,16 @@ impl Marks {
             } else {
                 hints::kind(e, &names)
             };
+            let container = hints::is_container(e, &names);
+            let kind = match kind {
+                // A declared container is not named boilerplate.
+                Kind::Named if !strict || container => Kind::Neutral,
+                k => k,
+            };
             if kind != Kind::Neutral {
                 marks.kind.insert(key, kind);
             }
-            if hints::is_container(e, &names) {
+            if container {
                 marks.container.push(node.id());
             }
             let w = names.weight();
@@ -186,6 +269,16 @@ impl Marks {
         });
         marks.dateline.sort();
         marks.container.sort();
+        // A wrapper around a declared container is not named boilerplate
+        // either (`cb-post-wrap cb-sidebar-right` around an `article`).
+        for &id in &marks.container {
+            for ancestor in body.document().node(id).ancestors().take(CONTAINER_LEVELS) {
+                let key = ancestor.id().index() as u32;
+                if marks.kind.get(&key) == Some(&Kind::Named) {
+                    marks.kind.remove(&key);
+                }
+            }
+        }
         marks
     }
 
@@ -211,6 +304,9 @@ impl Marks {
         self.container.binary_search(&node.id()).is_ok()
     }
 }
+
+/// How far up a declared container clears named marks.
+const CONTAINER_LEVELS: usize = 32;
 
 fn html_name(node: NodeRef<'_>) -> Option<L> {
     let e = node.as_element()?;
@@ -435,7 +531,7 @@ fn with_siblings<'d>(
         let Some(e) = sibling.as_element() else {
             continue;
         };
-        if !e.renders_text() || marks.kind(sibling) != Kind::Neutral {
+        if !e.renders_text_with(VIEW) || marks.kind(sibling) != Kind::Neutral {
             continue;
         }
         let bonus = match (top_class, e.attr("class")) {
@@ -482,7 +578,7 @@ fn prune(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool]) 
         if node == root {
             return true;
         }
-        if !e.renders_text() {
+        if !e.renders_text_with(VIEW) {
             return false;
         }
         if leave_out(node, total, stats, marks) {
@@ -500,6 +596,7 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks) -> boo
     let most = c.chars.saturating_mul(2) > total;
     match marks.kind(node) {
         Kind::Hidden => return true,
+        Kind::Named if !most => return true,
         Kind::Boilerplate if !most || html_name(node).is_some_and(|n| matches!(n, L::Nav)) => {
             return true;
         }

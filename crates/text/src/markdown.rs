@@ -35,7 +35,9 @@
 //! call, at most [`MAX_NESTED_SUMMARIES`] deep), in time linear in the
 //! subtree.
 
-use spinneret_html::{Document, ElementRef, LocalName as L, Namespace, NodeKind, NodeRef};
+use spinneret_html::{
+    Document, ElementRef, LocalName as L, Namespace, NodeKind, NodeRef, VisibleTextOptions,
+};
 use spinneret_url::Url;
 
 use crate::main_content::Selection;
@@ -61,6 +63,9 @@ pub struct Options<'a> {
     pub links: bool,
     /// The base URL of relative URLs (the page's document base URL).
     pub base: Option<&'a str>,
+    /// What is rendered (`noscript` content or not), as in the visible
+    /// text.
+    pub view: VisibleTextOptions,
 }
 
 /// The Markdown of `node` and its descendants, without the nodes `skip`
@@ -78,7 +83,7 @@ pub fn render(
     options: &Options<'_>,
 ) -> String {
     let base = options.base.and_then(|b| Url::parse(b).ok());
-    let mut w = Writer::new(options.links, base.as_ref(), 0);
+    let mut w = Writer::new(options.links, options.view, base.as_ref(), 0);
     w.render(node, &skip);
     w.finish()
 }
@@ -143,6 +148,7 @@ enum TableMode {
 struct Writer<'b> {
     out: String,
     links: bool,
+    view: VisibleTextOptions,
     base: Option<&'b Url>,
     /// Nested summary renderings above this one.
     depth: usize,
@@ -171,10 +177,16 @@ struct Writer<'b> {
 }
 
 impl<'b> Writer<'b> {
-    fn new(links: bool, base: Option<&'b Url>, depth: usize) -> Writer<'b> {
+    fn new(
+        links: bool,
+        view: VisibleTextOptions,
+        base: Option<&'b Url>,
+        depth: usize,
+    ) -> Writer<'b> {
         Writer {
             out: String::new(),
             links,
+            view,
             base,
             depth,
             breaks: 0,
@@ -226,7 +238,7 @@ impl<'b> Writer<'b> {
             self.write_inline(&format!("![{}]({url})", alt.replace(['[', ']'], "")));
             return false;
         }
-        if !e.renders_text() {
+        if !e.renders_text_with(self.view) {
             return false;
         }
         if e.namespace() != Namespace::Html {
@@ -300,7 +312,7 @@ impl<'b> Writer<'b> {
                 self.pre_depth += 1;
             }
             L::Code if self.pre_depth == 0 => {
-                let text = collapse(&node.visible_text_without(skip));
+                let text = collapse(&node.visible_text_with(self.view, skip));
                 if !text.is_empty() {
                     let ticks = "`".repeat(max_run(&text, '`') + 1);
                     let pad = if text.starts_with('`') || text.ends_with('`') {
@@ -387,7 +399,7 @@ impl<'b> Writer<'b> {
                         .children()
                         .find(|c| c.as_element().is_some_and(|s| s.is_html(L::Summary)))
                 {
-                    let mut inner = Writer::new(self.links, self.base, self.depth + 1);
+                    let mut inner = Writer::new(self.links, self.view, self.base, self.depth + 1);
                     inner.render(summary, skip);
                     let text = inner.finish();
                     for (i, line) in text.lines().enumerate() {

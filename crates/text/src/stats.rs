@@ -9,7 +9,7 @@
 //! Also here: the one tree walk the crate uses ([`walk`]), iterative, so
 //! that any depth is fine.
 
-use spinneret_html::{LocalName as L, NodeKind, NodeRef};
+use spinneret_html::{LocalName as L, NodeKind, NodeRef, VisibleTextOptions};
 
 /// One node's counts (its own text and all its descendants').
 #[derive(Clone, Copy, Debug, Default)]
@@ -55,8 +55,9 @@ pub(crate) struct Stats {
 }
 
 impl Stats {
-    /// Counts every node under `root` (others stay zero).
-    pub fn of(root: NodeRef<'_>) -> Stats {
+    /// Counts every node under `root` (others stay zero), its elements
+    /// rendered as `view` has them.
+    pub fn of(root: NodeRef<'_>, view: VisibleTextOptions) -> Stats {
         let n = root.document().node_count();
         let mut counts = vec![Counts::default(); n];
         let mut span = vec![(0u32, 0u32); n];
@@ -88,7 +89,7 @@ impl Stats {
                     false
                 }
                 NodeKind::Element(e) => {
-                    if !e.renders_text() {
+                    if !e.renders_text_with(view) {
                         return false;
                     }
                     if e.is_html(L::A) {

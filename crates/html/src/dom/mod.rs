@@ -41,6 +41,7 @@ mod visible_text;
 pub use adopt::Adopted;
 pub(crate) use build::DomSink;
 pub use serialize::SerializeOptions;
+pub use visible_text::VisibleTextOptions;
 
 use crate::error::ParseError;
 use crate::names::LocalName;

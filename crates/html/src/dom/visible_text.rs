@@ -108,7 +108,29 @@ impl NodeRef<'_> {
     /// assert_eq!(text, "Story goes on");
     /// ```
     pub fn visible_text_without(&self, skip: impl Fn(NodeRef<'_>) -> bool) -> String {
-        let mut writer = Writer::default();
+        self.visible_text_with(VisibleTextOptions::default(), skip)
+    }
+
+    /// [`visible_text_without`](Self::visible_text_without) with the
+    /// rendering's choices of `options` (`noscript` content shown, as a
+    /// browser with scripting disabled shows it).
+    ///
+    /// ```
+    /// use spinneret_html::{parse_document, ParseOptions, VisibleTextOptions};
+    /// let doc = parse_document("a<noscript><p>b</p></noscript>", &ParseOptions::default());
+    /// assert_eq!(doc.visible_text(), "a");
+    /// let shown = VisibleTextOptions { noscript: true };
+    /// assert_eq!(doc.root().visible_text_with(shown, |_| false), "a\n\nb");
+    /// ```
+    pub fn visible_text_with(
+        &self,
+        options: VisibleTextOptions,
+        skip: impl Fn(NodeRef<'_>) -> bool,
+    ) -> String {
+        let mut writer = Writer {
+            options,
+            ..Writer::default()
+        };
         // The `summary` children of closed `details` being walked, innermost
         // last: the walk leaves each without visiting its siblings.
         let mut shown_summaries = Vec::new();
@@ -148,6 +170,18 @@ impl NodeRef<'_> {
     }
 }
 
+/// Choices of the visible text's rendering that a browser's settings
+/// make.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct VisibleTextOptions {
+    /// Show `noscript` content (a browser with scripting disabled, or a
+    /// reader that runs no script); it is skipped by default (rule 1).
+    /// Only a document parsed with scripting off has that content as
+    /// elements: parsed with scripting on, it is one raw text node, shown
+    /// as it is.
+    pub noscript: bool,
+}
+
 impl ElementRef<'_> {
     /// Whether the element's content can be part of the visible text:
     /// `false` for the elements the visible text skips with all their
@@ -163,7 +197,12 @@ impl ElementRef<'_> {
     /// assert_eq!(shown, ["html", "body", "p"]);
     /// ```
     pub fn renders_text(&self) -> bool {
-        role(*self) != Role::Skip
+        role(*self, VisibleTextOptions::default()) != Role::Skip
+    }
+
+    /// [`renders_text`](Self::renders_text) under `options`.
+    pub fn renders_text_with(&self, options: VisibleTextOptions) -> bool {
+        role(*self, options) != Role::Skip
     }
 }
 
@@ -190,7 +229,7 @@ enum Role {
     Inline,
 }
 
-fn role(e: ElementRef<'_>) -> Role {
+fn role(e: ElementRef<'_>, options: VisibleTextOptions) -> Role {
     match e.namespace() {
         Namespace::Svg => {
             return match e.name() {
@@ -212,6 +251,9 @@ fn role(e: ElementRef<'_>) -> Role {
     let Some(name) = e.local_name() else {
         return Role::Inline;
     };
+    if name == L::Noscript && options.noscript {
+        return Role::Inline;
+    }
     match name {
         L::Head
         | L::Title
@@ -352,6 +394,7 @@ struct Writer {
     cell_start: bool,
     /// How many preformatted elements the walk is inside.
     pre_depth: usize,
+    options: VisibleTextOptions,
 }
 
 impl Writer {
@@ -366,7 +409,7 @@ impl Writer {
             NodeKind::Document | NodeKind::Fragment => return true,
             NodeKind::Doctype { .. } | NodeKind::Comment(_) => return false,
         };
-        match role(element) {
+        match role(element, self.options) {
             Role::Skip => return false,
             Role::Inline => {}
             Role::Block => self.block(1),
@@ -418,7 +461,7 @@ impl Writer {
         let Some(element) = node.as_element() else {
             return;
         };
-        match role(element) {
+        match role(element, self.options) {
             Role::Block => self.block(1),
             Role::Paragraph => self.block(2),
             Role::PreBlock => {

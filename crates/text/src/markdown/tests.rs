@@ -16,6 +16,7 @@ fn md_links(html: &str, base: &str) -> String {
         &Options {
             links: true,
             base: Some(base),
+            ..Options::default()
         },
     )
 }
