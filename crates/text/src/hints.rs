@@ -7,11 +7,15 @@
 //! weight), DOM Distiller and Trafilatura (its XPath expressions for
 //! article bodies and for discarded parts) match, with the names of
 //! cookie banners, share bars and newsletter boxes that sites use today.
-//! Matching is by substring of the lower-cased `class` or `id` value, as
-//! theirs is, except for the short words (`ad`, `nav`, `tag`…) that would
+//! Matching is by substring of the `class` or `id` value (ASCII
+//! case-insensitive, all lists at once with one Aho-Corasick automaton),
+//! as theirs is, except for the short words (`ad`, `nav`, `tag`…) that would
 //! match inside others: those must be whole tokens (split at white space,
 //! `-` and `_`).
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 use spinneret_html::{ElementRef, LocalName as L};
 
 /// Substrings of a `class` or `id` that mark boilerplate.
@@ -189,81 +193,134 @@ pub(crate) enum Kind {
     Neutral,
 }
 
-/// The lower-cased `class` and `id` of an element, for the matches below.
+/// The word lists as one automaton, each pattern's list its
+/// [`PatternId`](aho_corasick::PatternId)'s range.
+struct Lists {
+    automaton: AhoCorasick,
+    /// The first pattern of each list, in the order of [`LISTS`], and the
+    /// end of the last.
+    starts: [usize; 6],
+}
+
+/// The lists, in their order in [`Lists`].
+const LISTS: [&[&str]; 5] = [BOILERPLATE, CONTENT, POSITIVE, NEGATIVE, BODY_CONTAINERS];
+const LIST_BOILERPLATE: usize = 0;
+const LIST_CONTENT: usize = 1;
+const LIST_POSITIVE: usize = 2;
+const LIST_NEGATIVE: usize = 3;
+const LIST_CONTAINER: usize = 4;
+
+fn lists() -> &'static Lists {
+    static LISTS_AUTOMATON: OnceLock<Lists> = OnceLock::new();
+    LISTS_AUTOMATON.get_or_init(|| {
+        let mut starts = [0; 6];
+        let mut patterns = Vec::new();
+        for (i, list) in LISTS.iter().enumerate() {
+            starts[i] = patterns.len();
+            patterns.extend_from_slice(list);
+        }
+        starts[5] = patterns.len();
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&patterns)
+            .expect("the word lists are small");
+        Lists { automaton, starts }
+    })
+}
+
+/// Which lists one attribute value matches, a bit per list.
+fn matched_lists(value: &str) -> u8 {
+    let lists = lists();
+    let mut found = 0u8;
+    for m in lists.automaton.find_overlapping_iter(value) {
+        let id = m.pattern().as_usize();
+        let list = lists.starts[1..]
+            .iter()
+            .position(|&end| id < end)
+            .unwrap_or(0);
+        found |= 1 << list;
+    }
+    found
+}
+
+/// Whether a `class` or `id` value has one of `tokens` as a whole token
+/// (split at white space, `-` and `_`; ASCII case-insensitive).
+fn has_token(value: &str, tokens: &[&str]) -> bool {
+    value
+        .split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
+        .any(|t| tokens.iter().any(|w| t.eq_ignore_ascii_case(w)))
+}
+
+/// Tokens of the names of date, time and byline lines.
+const DATELINE_TOKENS: &[&str] = &[
+    "date",
+    "time",
+    "timestamp",
+    "byline",
+    "author",
+    "posted",
+    "published",
+    "dateline",
+    "updated",
+    "meta",
+    "info",
+    "credit",
+];
+
+/// What an element's `class` and `id` say, computed once per element.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Names {
-    class: String,
-    id: String,
+    /// Named boilerplate ([`BOILERPLATE`] or [`BOILERPLATE_TOKENS`],
+    /// and not [`CONTENT`]).
+    boilerplate: bool,
+    body_container: bool,
+    dateline: bool,
+    weight: f32,
 }
 
 impl Names {
     pub(crate) fn of(e: ElementRef<'_>) -> Names {
-        let lower = |name: &str| {
-            e.attr(name)
-                .map(str::to_ascii_lowercase)
-                .unwrap_or_default()
-        };
-        Names {
-            class: lower("class"),
-            id: lower("id"),
+        let class = e.attr("class").unwrap_or("");
+        let id = e.attr("id").unwrap_or("");
+        if class.is_empty() && id.is_empty() {
+            return Names::default();
         }
-    }
-
-    fn any(&self, pattern: impl Fn(&str) -> bool) -> bool {
-        pattern(&self.class) || pattern(&self.id)
-    }
-
-    fn has_token(&self, tokens: &[&str]) -> bool {
-        self.any(|v| {
-            v.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
-                .any(|t| tokens.contains(&t))
-        })
-    }
-
-    fn has_substring(&self, list: &[&str]) -> bool {
-        self.any(|v| list.iter().any(|p| v.contains(p)))
+        let (c, i) = (matched_lists(class), matched_lists(id));
+        let both = c | i;
+        let has = |bits: u8, list: usize| bits & (1 << list) != 0;
+        let token = |tokens: &[&str]| has_token(class, tokens) || has_token(id, tokens);
+        // Readability's class weight: ±25 for each of `class` and `id`.
+        let mut weight = 0.0;
+        for bits in [c, i] {
+            if has(bits, LIST_NEGATIVE) {
+                weight -= 25.0;
+            }
+            if has(bits, LIST_POSITIVE) {
+                weight += 25.0;
+            }
+        }
+        Names {
+            boilerplate: (has(both, LIST_BOILERPLATE) || token(BOILERPLATE_TOKENS))
+                && !has(both, LIST_CONTENT),
+            body_container: has(both, LIST_CONTAINER),
+            dateline: token(DATELINE_TOKENS),
+            weight,
+        }
     }
 
     /// Readability's class weight: ±25 for each of `class` and `id`.
     pub(crate) fn weight(&self) -> f32 {
-        let mut w = 0.0;
-        for v in [&self.class, &self.id] {
-            if v.is_empty() {
-                continue;
-            }
-            if NEGATIVE.iter().any(|p| v.contains(p)) {
-                w -= 25.0;
-            }
-            if POSITIVE.iter().any(|p| v.contains(p)) {
-                w += 25.0;
-            }
-        }
-        w
+        self.weight
     }
 
     /// Whether the names are those of an article-body container.
     pub(crate) fn is_body_container(&self) -> bool {
-        self.any(|v| {
-            v.split_ascii_whitespace()
-                .any(|t| BODY_CONTAINERS.iter().any(|c| t.contains(c)))
-        })
+        self.body_container
     }
 
     /// Whether the names mark the element as a date, time or byline line.
     pub(crate) fn is_dateline(&self) -> bool {
-        self.has_token(&[
-            "date",
-            "time",
-            "timestamp",
-            "byline",
-            "author",
-            "posted",
-            "published",
-            "dateline",
-            "updated",
-            "meta",
-            "info",
-            "credit",
-        ])
+        self.dateline
     }
 }
 
@@ -304,9 +361,7 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     {
         return Kind::Boilerplate;
     }
-    if (names.has_substring(BOILERPLATE) || names.has_token(BOILERPLATE_TOKENS))
-        && !names.has_substring(CONTENT)
-    {
+    if names.boilerplate {
         return Kind::Named;
     }
     Kind::Neutral

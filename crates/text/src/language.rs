@@ -12,7 +12,7 @@ use whatlang::Lang;
 
 /// The detector reads at most this many bytes of the text: more changes
 /// the answer rarely and costs linear time.
-const SAMPLE_BYTES: usize = 16 * 1024;
+const SAMPLE_BYTES: usize = 4 * 1024;
 
 /// A language detected from text.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,7 +27,7 @@ pub struct DetectedLanguage {
     pub reliable: bool,
 }
 
-/// Detects the language of `text` (its first 16 KiB); `None` when the
+/// Detects the language of `text` (its first 4 KiB); `None` when the
 /// text has no letters to tell by.
 ///
 /// ```

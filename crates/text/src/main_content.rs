@@ -99,13 +99,12 @@ pub fn select(doc: &Document) -> Selection {
     let stats = Stats::of(doc.root(), VIEW);
     let body = body_of(doc);
     let debug = std::env::var_os("SPINNERET_DEBUG_MAIN").is_some();
-    let strict = Marks::of(body, true);
-    let mut best = attempt(doc, body, &stats, &strict, debug);
-    let mut marks = strict;
+    let mut marks = Marks::of(body);
+    let mut best = attempt(doc, body, &stats, &marks, debug);
     // Readability's retry: with the class and id marks off, when the
     // article came out short (a layout wrapper named `sidebar-right`).
     if best.kept < RETRY_BELOW {
-        let relaxed = Marks::of(body, false);
+        let relaxed = marks.relaxed();
         let again = attempt(doc, body, &stats, &relaxed, debug);
         if again.kept > best.kept.saturating_mul(2) {
             best = again;
@@ -212,21 +211,24 @@ fn body_of(doc: &Document) -> NodeRef<'_> {
 
 /// What the markup says of each element under the body, by node index
 /// (step 2).
+#[derive(Clone)]
 struct Marks {
-    kind: HashMap<u32, Kind>,
+    kind: Vec<Kind>,
+    weight: Vec<f32>,
+    /// Declared containers and date lines, in node order.
     container: Vec<NodeId>,
-    weight: HashMap<u32, f32>,
     dateline: Vec<NodeId>,
 }
 
 impl Marks {
-    /// The marks of the elements under `body`; without `strict`, no
-    /// [`Kind::Named`] marks.
-    fn of(body: NodeRef<'_>, strict: bool) -> Marks {
+    /// The marks of the elements under `body` ([`Kind::Named`] marks
+    /// included: see [`Marks::relaxed`]).
+    fn of(body: NodeRef<'_>) -> Marks {
+        let n = body.document().node_count();
         let mut marks = Marks {
-            kind: HashMap::new(),
+            kind: vec![Kind::Neutral; n],
+            weight: vec![0.0; n],
             container: Vec::new(),
-            weight: HashMap::new(),
             dateline: Vec::new(),
         };
         walk(body, |node, step| {
@@ -240,28 +242,18 @@ impl Marks {
                 return false;
             }
             let names = Names::of(e);
-            let key = node.id().index() as u32;
-            let kind = if node == body {
-                Kind::Neutral
-            } else {
-                hints::kind(e, &names)
-            };
+            let i = node.id().index();
             let container = hints::is_container(e, &names);
-            let kind = match kind {
+            marks.kind[i] = match hints::kind(e, &names) {
+                _ if node == body => Kind::Neutral,
                 // A declared container is not named boilerplate.
-                Kind::Named if !strict || container => Kind::Neutral,
+                Kind::Named if container => Kind::Neutral,
                 k => k,
             };
-            if kind != Kind::Neutral {
-                marks.kind.insert(key, kind);
-            }
             if container {
                 marks.container.push(node.id());
             }
-            let w = names.weight();
-            if w != 0.0 {
-                marks.weight.insert(key, w);
-            }
+            marks.weight[i] = names.weight();
             if names.is_dateline() || e.is_html(L::Time) {
                 marks.dateline.push(node.id());
             }
@@ -273,27 +265,32 @@ impl Marks {
         // either (`cb-post-wrap cb-sidebar-right` around an `article`).
         for &id in &marks.container {
             for ancestor in body.document().node(id).ancestors().take(CONTAINER_LEVELS) {
-                let key = ancestor.id().index() as u32;
-                if marks.kind.get(&key) == Some(&Kind::Named) {
-                    marks.kind.remove(&key);
+                let k = &mut marks.kind[ancestor.id().index()];
+                if *k == Kind::Named {
+                    *k = Kind::Neutral;
                 }
             }
         }
         marks
     }
 
+    /// The marks without the [`Kind::Named`] ones.
+    fn relaxed(&self) -> Marks {
+        let mut marks = self.clone();
+        for k in &mut marks.kind {
+            if *k == Kind::Named {
+                *k = Kind::Neutral;
+            }
+        }
+        marks
+    }
+
     fn kind(&self, node: NodeRef<'_>) -> Kind {
-        self.kind
-            .get(&(node.id().index() as u32))
-            .copied()
-            .unwrap_or(Kind::Neutral)
+        self.kind[node.id().index()]
     }
 
     fn weight(&self, node: NodeRef<'_>) -> f32 {
-        self.weight
-            .get(&(node.id().index() as u32))
-            .copied()
-            .unwrap_or(0.0)
+        self.weight[node.id().index()]
     }
 
     fn is_dateline(&self, node: NodeRef<'_>) -> bool {
