@@ -27,6 +27,7 @@ const BOILERPLATE: &[&str] = &[
     "banner",
     "breadcrumb",
     "byline",
+    "caption",
     "comment",
     "community",
     "consent",
@@ -74,6 +75,39 @@ const BOILERPLATE: &[&str] = &[
     "toolbar",
     "trending",
     "widget",
+];
+
+/// Of [`BOILERPLATE`], the words that name what is never the article —
+/// comments, share bars, consent and login dialogs, newsletters, related
+/// links, ads: unlike the layout words (`sidebar`, `header`, `menu`), a
+/// declared container's tag does not overrule them (`<article
+/// class=comment>`, `<article class=login-modal>`).
+/// [`CONTENT`]'s words do, as for the others.
+const STRONG: &[&str] = &[
+    "advert",
+    "agegate",
+    "comment",
+    "consent",
+    "cookie",
+    "disqus",
+    "gdpr",
+    "login",
+    "modal",
+    "newsletter",
+    "outbrain",
+    "popup",
+    "recommend",
+    "related",
+    "replies",
+    "reply",
+    "share",
+    "sharing",
+    "shoutbox",
+    "signup",
+    "social",
+    "sponsor",
+    "subscribe",
+    "taboola",
 ];
 
 /// Whole tokens of a `class` or `id` that mark boilerplate.
@@ -183,9 +217,12 @@ pub(crate) enum Kind {
     /// Navigation, a footer, a sidebar, a menu, a dialog: by its tag or
     /// ARIA role.
     Boilerplate,
-    /// Comments, share bar, ad, cookie banner…: by its `class` or `id`
+    /// A sidebar, header, footer, menu, widget…: by its `class` or `id`
     /// (less certain: layouts name wrappers `content-with-sidebar`).
     Named,
+    /// Comments, share bar, ad, consent or login dialog, related links…:
+    /// by its `class` or `id` ([`STRONG`]).
+    NamedStrong,
     /// Something that is not shown (`aria-hidden`, an inline
     /// `display: none`).
     Hidden,
@@ -199,27 +236,35 @@ struct Lists {
     automaton: AhoCorasick,
     /// The first pattern of each list, in the order of [`LISTS`], and the
     /// end of the last.
-    starts: [usize; 6],
+    starts: [usize; 7],
 }
 
 /// The lists, in their order in [`Lists`].
-const LISTS: [&[&str]; 5] = [BOILERPLATE, CONTENT, POSITIVE, NEGATIVE, BODY_CONTAINERS];
+const LISTS: [&[&str]; 6] = [
+    BOILERPLATE,
+    CONTENT,
+    POSITIVE,
+    NEGATIVE,
+    BODY_CONTAINERS,
+    STRONG,
+];
 const LIST_BOILERPLATE: usize = 0;
 const LIST_CONTENT: usize = 1;
 const LIST_POSITIVE: usize = 2;
 const LIST_NEGATIVE: usize = 3;
 const LIST_CONTAINER: usize = 4;
+const LIST_STRONG: usize = 5;
 
 fn lists() -> &'static Lists {
     static LISTS_AUTOMATON: OnceLock<Lists> = OnceLock::new();
     LISTS_AUTOMATON.get_or_init(|| {
-        let mut starts = [0; 6];
+        let mut starts = [0; 7];
         let mut patterns = Vec::new();
         for (i, list) in LISTS.iter().enumerate() {
             starts[i] = patterns.len();
             patterns.extend_from_slice(list);
         }
-        starts[5] = patterns.len();
+        starts[LISTS.len()] = patterns.len();
         let automaton = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .build(&patterns)
@@ -257,6 +302,7 @@ const DATELINE_TOKENS: &[&str] = &[
     "time",
     "timestamp",
     "byline",
+    "caption",
     "author",
     "posted",
     "published",
@@ -273,6 +319,8 @@ pub(crate) struct Names {
     /// Named boilerplate ([`BOILERPLATE`] or [`BOILERPLATE_TOKENS`],
     /// and not [`CONTENT`]).
     boilerplate: bool,
+    /// Named with one of [`STRONG`]'s words (and not [`CONTENT`]'s).
+    strong: bool,
     body_container: bool,
     dateline: bool,
     weight: f32,
@@ -302,6 +350,7 @@ impl Names {
         Names {
             boilerplate: (has(both, LIST_BOILERPLATE) || token(BOILERPLATE_TOKENS))
                 && !has(both, LIST_CONTENT),
+            strong: has(both, LIST_STRONG) && !has(both, LIST_CONTENT),
             body_container: has(both, LIST_CONTAINER),
             dateline: token(DATELINE_TOKENS),
             weight,
@@ -360,6 +409,9 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
         })
     {
         return Kind::Boilerplate;
+    }
+    if names.strong {
+        return Kind::NamedStrong;
     }
     if names.boilerplate {
         return Kind::Named;

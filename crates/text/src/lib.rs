@@ -53,6 +53,7 @@ pub mod language;
 pub mod main_content;
 pub mod markdown;
 pub mod metadata;
+mod phrases;
 mod stats;
 
 use spinneret_encoding::{Policy, Sniffer};

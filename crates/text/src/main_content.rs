@@ -63,6 +63,7 @@ use spinneret_html::{
 };
 
 use crate::hints::{self, Kind, Names};
+use crate::phrases;
 use crate::stats::{Stats, Step, walk};
 
 /// What main-content extraction chose: subtrees to render, in document
@@ -142,6 +143,12 @@ fn attempt(
     let scores = score_candidates(body, stats, marks);
     let roots = match best(&scores) {
         Some((top, top_score)) => {
+            // Only a short candidate may be a part of its article.
+            let top = if stats.get(top).chars < CLIMB_BELOW {
+                climb(top, top_score, &scores, body)
+            } else {
+                top
+            };
             let top = prefer_container(top, stats, marks);
             let top = alternative_ancestor(top, top_score, &scores, stats, body);
             with_siblings(top, top_score, &scores, stats, marks)
@@ -266,7 +273,7 @@ impl Marks {
         for &id in &marks.container {
             for ancestor in body.document().node(id).ancestors().take(CONTAINER_LEVELS) {
                 let k = &mut marks.kind[ancestor.id().index()];
-                if *k == Kind::Named {
+                if matches!(*k, Kind::Named | Kind::NamedStrong) {
                     *k = Kind::Neutral;
                 }
             }
@@ -274,11 +281,11 @@ impl Marks {
         marks
     }
 
-    /// The marks without the [`Kind::Named`] ones.
+    /// The marks without the ones by `class` and `id`.
     fn relaxed(&self) -> Marks {
         let mut marks = self.clone();
         for k in &mut marks.kind {
-            if *k == Kind::Named {
+            if matches!(*k, Kind::Named | Kind::NamedStrong) {
                 *k = Kind::Neutral;
             }
         }
@@ -434,6 +441,38 @@ fn best<'d>(scores: &[(NodeRef<'d>, f32)]) -> Option<(NodeRef<'d>, f32)> {
     top.filter(|&(_, s)| s > 0.0)
 }
 
+/// A candidate with fewer characters than this climbs ([`climb`]).
+const CLIMB_BELOW: u32 = 1000;
+
+/// Readability's climb: up from `top` through scored ancestors while
+/// their score stays above a third of the last, to the first that
+/// scores higher (the article's wrapper, when `top` is one of its parts).
+fn climb<'d>(
+    top: NodeRef<'d>,
+    top_score: f32,
+    scores: &[(NodeRef<'d>, f32)],
+    body: NodeRef<'d>,
+) -> NodeRef<'d> {
+    let by_node: HashMap<NodeId, f32> = scores.iter().map(|&(n, s)| (n.id(), s)).collect();
+    let mut last = top_score;
+    for ancestor in top.ancestors().take(ALTERNATIVE_LEVELS) {
+        if ancestor == body {
+            break;
+        }
+        let Some(&score) = by_node.get(&ancestor.id()) else {
+            continue;
+        };
+        if score < last / 3.0 {
+            break;
+        }
+        if score > last {
+            return ancestor;
+        }
+        last = score;
+    }
+    top
+}
+
 /// Step 4: a declared article container around or instead of `top`.
 fn prefer_container<'d>(top: NodeRef<'d>, stats: &Stats, marks: &Marks) -> NodeRef<'d> {
     let top_chars = stats.get(top).chars;
@@ -575,15 +614,66 @@ fn prune(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool]) 
         if node == root {
             return true;
         }
-        if !e.renders_text_with(VIEW) {
+        // Left out with a related-articles heading before it.
+        if dropped[node.id().index()] || !e.renders_text_with(VIEW) {
             return false;
         }
         if leave_out(node, total, stats, marks) {
             dropped[node.id().index()] = true;
             return false;
         }
+        if is_heading(node) && stats.get(node).chars <= 60 {
+            if phrases::is_related_heading(&short_text(node)) {
+                cut_from(node, root, stats, dropped);
+                return false;
+            }
+        } else if matches!(html_name(node), Some(L::P | L::Li | L::Div))
+            && (1..200).contains(&stats.get(node).chars)
+            && stats.get(node).link_density() >= 0.4
+            && phrases::is_see_also(&short_text(node))
+        {
+            dropped[node.id().index()] = true;
+            return false;
+        }
         true
     });
+}
+
+fn is_heading(node: NodeRef<'_>) -> bool {
+    matches!(
+        html_name(node),
+        Some(L::H1 | L::H2 | L::H3 | L::H4 | L::H5 | L::H6)
+    )
+}
+
+/// The text of a small element: its first text nodes (at most 64 nodes
+/// looked at, so that nested elements stay linear).
+fn short_text(node: NodeRef<'_>) -> String {
+    let mut text = String::new();
+    for n in node.descendants().take(64) {
+        if let Some(t) = n.as_text() {
+            text.push_str(t);
+            text.push(' ');
+        }
+    }
+    text
+}
+
+/// Leaves out a related-articles `heading` and everything after it in its
+/// parent — or in its wrapper's parent, when the heading is all its
+/// wrapper holds — up to `root`'s level.
+fn cut_from(heading: NodeRef<'_>, root: NodeRef<'_>, stats: &Stats, dropped: &mut [bool]) {
+    let mut from = heading;
+    while let Some(parent) = from.parent() {
+        if parent == root || stats.get(parent).chars != stats.get(from).chars {
+            break;
+        }
+        from = parent;
+    }
+    dropped[from.id().index()] = true;
+    for next in std::iter::successors(from.next_sibling(), |n| n.next_sibling()) {
+        dropped[next.id().index()] = true;
+    }
 }
 
 /// Whether `node` (inside a chosen root holding `total` characters) is
@@ -593,7 +683,7 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks) -> boo
     let most = c.chars.saturating_mul(2) > total;
     match marks.kind(node) {
         Kind::Hidden => return true,
-        Kind::Named if !most => return true,
+        Kind::Named | Kind::NamedStrong if !most => return true,
         Kind::Boilerplate if !most || html_name(node).is_some_and(|n| matches!(n, L::Nav)) => {
             return true;
         }
@@ -601,6 +691,11 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks) -> boo
     }
     let name = html_name(node);
     if name == Some(L::Form) && !most {
+        return true;
+    }
+    // Captions and figures' credits are not the article's text (the
+    // evaluation set's "without" has them; Trafilatura leaves images out).
+    if matches!(name, Some(L::Figcaption)) || name == Some(L::Figure) && !most {
         return true;
     }
     let density = c.link_density();

@@ -20,7 +20,7 @@ use spinneret_text::{Options, Page, extract_page};
 
 /// The scores of the last recorded run (precision, recall, F1), rounded
 /// down: raise them when the method improves.
-const FLOOR: (f64, f64, f64) = (0.85, 0.93, 0.89);
+const FLOOR: (f64, f64, f64) = (0.88, 0.93, 0.90);
 
 #[derive(Default, Clone, Copy)]
 struct Counts {
