@@ -57,7 +57,7 @@ ci_runs() {
     search_params) echo 100000 ;;
     canon | tokenizer_chunks | tree_builder) echo 20000 ;;
     tree_parallel) echo 12000 ;;
-    extract | warc | index) echo 5000 ;;
+    extract | warc | index | text) echo 5000 ;;
     encoding) echo 1500 ;;
     *) echo 10000 ;;
     esac
@@ -69,7 +69,7 @@ run_one() {
     local target="$1" dict=() max_len=4096 limit
     case "$target" in
     url_* | diff_ada | canon | search_params) dict=(-dict=dict/url.dict) ;;
-    tokenizer_chunks | tree_builder | tree_parallel | extract) dict=(-dict=dict/html.dict) ;;
+    tokenizer_chunks | tree_builder | tree_parallel | extract | text) dict=(-dict=dict/html.dict) ;;
     warc | index) dict=(-dict=dict/warc.dict) max_len=16384 ;;
     esac
     if [ "$budget" = ci ]; then

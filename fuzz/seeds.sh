@@ -82,6 +82,11 @@ for target in "$@"; do
         pages trafilatura 20 "$target" 'https://example.com/dir/page.html\000text/html\000\000\000'
         pages aeb 10 "$target" 'http://example.org/\000\000/moved\000</style.css>; rel=stylesheet\000'
         ;;
+    text)
+        # Main content, plain (flags 1) and Markdown with links (flags 7).
+        pages trafilatura 12 "$target" '\001https://example.com/a/b.html\000\000'
+        pages jsoup 5 "$target" '\007https://example.com/\000text/html; charset=windows-1252\000'
+        ;;
     warc)
         find "$SHARED/corpus/warc" -type f \( -name '*.warc' -o -name '*.arc' -o -name '*.warc.gz' -o -name '*.arc.gz' \) -size -48k |
             sort | while read -r file; do
