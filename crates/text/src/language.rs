@@ -10,9 +10,30 @@
 
 use whatlang::Lang;
 
-/// The detector reads at most this many bytes of the text: more changes
+/// The detector reads at most this many bytes of the text (2 KiB from the
+/// middle agree with `<html lang>` on 95.9 % of the corpus pages, 4 KiB
+/// from the start on 95.6 %): more changes
 /// the answer rarely and costs linear time.
-const SAMPLE_BYTES: usize = 4 * 1024;
+const SAMPLE_BYTES: usize = 2048;
+
+/// The part of `text` the detector reads: all of it up to
+/// [`SAMPLE_BYTES`], else that many bytes from its middle (a page's text
+/// starts with its menus; its middle is the article's), cut at
+/// character boundaries.
+fn sample(text: &str) -> &str {
+    if text.len() <= SAMPLE_BYTES {
+        return text;
+    }
+    let mut start = (text.len() - SAMPLE_BYTES) / 2;
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = start + SAMPLE_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[start..end]
+}
 
 /// A language detected from text.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,7 +48,7 @@ pub struct DetectedLanguage {
     pub reliable: bool,
 }
 
-/// Detects the language of `text` (its first 4 KiB); `None` when the
+/// Detects the language of `text` (2 KiB of it: see [`sample`]); `None` when the
 /// text has no letters to tell by.
 ///
 /// ```
@@ -37,11 +58,7 @@ pub struct DetectedLanguage {
 /// assert_eq!((lang.code, lang.iso639_1), ("deu", "de"));
 /// ```
 pub fn detect(text: &str) -> Option<DetectedLanguage> {
-    let mut end = text.len().min(SAMPLE_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let info = whatlang::detect(&text[..end])?;
+    let info = whatlang::detect(sample(text))?;
     let (code, iso639_1) = codes(info.lang());
     Some(DetectedLanguage {
         code,
