@@ -10,10 +10,10 @@
 
 use whatlang::Lang;
 
-/// The detector reads at most this many bytes of the text (2 KiB from the
-/// middle agree with `<html lang>` on 95.9 % of the corpus pages, 4 KiB
-/// from the start on 95.6 %): more changes
-/// the answer rarely and costs linear time.
+/// The detector reads at most this many bytes of the text: 2 KiB from
+/// its middle agree with `<html lang>` on 95.9 % of the corpus pages
+/// that declare one, 4 KiB from its start on 95.6 % (`tests/language.rs`);
+/// more changes the answer rarely and costs linear time.
 const SAMPLE_BYTES: usize = 2048;
 
 /// The part of `text` the detector reads: all of it up to

@@ -51,7 +51,7 @@ fn detected_language_agrees_with_html_lang() {
     let share = |a: usize, n: usize| a as f64 / n.max(1) as f64;
     let (all, sure) = (share(agree, detected), share(reliable_agree, reliable));
     let mut top: Vec<_> = confusions.into_iter().collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|entry| std::cmp::Reverse(entry.1));
     println!(
         "{declared} pages declare a language, {detected} detected: agreement {all:.4} \
          ({agree}); of the {reliable} reliable, {sure:.4} ({reliable_agree}); \
