@@ -15,7 +15,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use spinneret_html::{ElementRef, LocalName as L};
 
 /// Substrings of a `class` or `id` that mark boilerplate.
@@ -265,7 +265,9 @@ fn lists() -> &'static Lists {
             patterns.extend_from_slice(list);
         }
         starts[LISTS.len()] = patterns.len();
+        // A DFA: a few hundred states, the fastest search of the crate.
         let automaton = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::DFA))
             .ascii_case_insensitive(true)
             .build(&patterns)
             .expect("the word lists are small");
@@ -288,12 +290,39 @@ fn matched_lists(value: &str) -> u8 {
     found
 }
 
-/// Whether a `class` or `id` value has one of `tokens` as a whole token
-/// (split at white space, `-` and `_`; ASCII case-insensitive).
-fn has_token(value: &str, tokens: &[&str]) -> bool {
-    value
-        .split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_')
-        .any(|t| tokens.iter().any(|w| t.eq_ignore_ascii_case(w)))
+/// What one `class` or `id` value matches: a bit per list of [`LISTS`],
+/// and whether a token is one of [`BOILERPLATE_TOKENS`] or
+/// [`DATELINE_TOKENS`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ValueMatch {
+    lists: u8,
+    boilerplate_token: bool,
+    dateline_token: bool,
+}
+
+impl ValueMatch {
+    /// The matches of `value` (split at white space, `-` and `_` for the
+    /// tokens; ASCII case-insensitive).
+    pub(crate) fn of(value: &str) -> ValueMatch {
+        let mut m = ValueMatch {
+            lists: matched_lists(value),
+            ..ValueMatch::default()
+        };
+        let mut lower = [0u8; 16];
+        for token in value.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_') {
+            // Every listed token is short and ASCII.
+            if token.is_empty() || token.len() > lower.len() {
+                continue;
+            }
+            let lower = &mut lower[..token.len()];
+            lower.copy_from_slice(token.as_bytes());
+            lower.make_ascii_lowercase();
+            let lower = std::str::from_utf8(lower).unwrap_or("");
+            m.boilerplate_token |= BOILERPLATE_TOKENS.contains(&lower);
+            m.dateline_token |= DATELINE_TOKENS.contains(&lower);
+        }
+        m
+    }
 }
 
 /// Tokens of the names of date, time and byline lines.
@@ -302,7 +331,6 @@ const DATELINE_TOKENS: &[&str] = &[
     "time",
     "timestamp",
     "byline",
-    "caption",
     "author",
     "posted",
     "published",
@@ -327,19 +355,32 @@ pub(crate) struct Names {
 }
 
 impl Names {
-    pub(crate) fn of(e: ElementRef<'_>) -> Names {
-        let class = e.attr("class").unwrap_or("");
-        let id = e.attr("id").unwrap_or("");
+    /// The names of `e`; `class_match` gives (and remembers) a `class`
+    /// value's matches (pages repeat their class values).
+    pub(crate) fn of<'d>(
+        e: ElementRef<'d>,
+        class_match: &mut impl FnMut(&'d str) -> ValueMatch,
+    ) -> Names {
+        let class = e.attr_known(L::Class).unwrap_or("");
+        let id = e.attr_known(L::Id).unwrap_or("");
         if class.is_empty() && id.is_empty() {
             return Names::default();
         }
-        let (c, i) = (matched_lists(class), matched_lists(id));
-        let both = c | i;
+        let c = if class.is_empty() {
+            ValueMatch::default()
+        } else {
+            class_match(class)
+        };
+        let i = if id.is_empty() {
+            ValueMatch::default()
+        } else {
+            ValueMatch::of(id)
+        };
+        let both = c.lists | i.lists;
         let has = |bits: u8, list: usize| bits & (1 << list) != 0;
-        let token = |tokens: &[&str]| has_token(class, tokens) || has_token(id, tokens);
         // Readability's class weight: ±25 for each of `class` and `id`.
         let mut weight = 0.0;
-        for bits in [c, i] {
+        for bits in [c.lists, i.lists] {
             if has(bits, LIST_NEGATIVE) {
                 weight -= 25.0;
             }
@@ -348,11 +389,13 @@ impl Names {
             }
         }
         Names {
-            boilerplate: (has(both, LIST_BOILERPLATE) || token(BOILERPLATE_TOKENS))
+            boilerplate: (has(both, LIST_BOILERPLATE)
+                || c.boilerplate_token
+                || i.boilerplate_token)
                 && !has(both, LIST_CONTENT),
             strong: has(both, LIST_STRONG) && !has(both, LIST_CONTENT),
             body_container: has(both, LIST_CONTAINER),
-            dateline: token(DATELINE_TOKENS),
+            dateline: c.dateline_token || i.dateline_token,
             weight,
         }
     }
@@ -377,7 +420,7 @@ impl Names {
 pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     if e.attr("aria-hidden")
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        || e.attr("style").is_some_and(hides)
+        || e.attr_known(L::Style).is_some_and(hides)
     {
         return Kind::Hidden;
     }
@@ -390,7 +433,7 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     {
         return Kind::Boilerplate;
     }
-    if let Some(role) = e.attr("role")
+    if let Some(role) = e.attr_known(L::Role)
         && role.split_ascii_whitespace().any(|r| {
             matches!(
                 r.to_ascii_lowercase().as_str(),
@@ -436,13 +479,13 @@ pub(crate) fn is_container(e: ElementRef<'_>, names: &Names) -> bool {
     if e.is_html(L::Article) || e.is_html(L::Main) {
         return true;
     }
-    if e.attr("itemprop").is_some_and(|v| {
+    if e.attr_known(L::Itemprop).is_some_and(|v| {
         v.split_ascii_whitespace()
             .any(|p| p.eq_ignore_ascii_case("articleBody") || p.eq_ignore_ascii_case("text"))
     }) {
         return true;
     }
-    if e.attr("role")
+    if e.attr_known(L::Role)
         .is_some_and(|r| r.eq_ignore_ascii_case("main"))
     {
         return true;

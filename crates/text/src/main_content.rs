@@ -56,13 +56,15 @@
 //! Scores are measured on trafilatura's evaluation set (990 pages, the
 //! `main_content` test of this crate and `spinneret-bench text`).
 
-use std::collections::HashMap;
+/// Maps by node or by class value: foldhash, seeded and fast (SipHash
+/// was a tenth of the selection's instructions).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 use spinneret_html::{
     Document, ElementRef, LocalName as L, Namespace, NodeId, NodeKind, NodeRef, VisibleTextOptions,
 };
 
-use crate::hints::{self, Kind, Names};
+use crate::hints::{self, Kind, Names, ValueMatch};
 use crate::phrases;
 use crate::stats::{Stats, Step, walk};
 
@@ -187,8 +189,8 @@ fn debug_print(
         format!(
             "<{}> class={:?} id={:?} chars={} kind={:?}",
             e.map_or("", |e| e.name()),
-            e.and_then(|e| e.attr("class")),
-            e.and_then(|e| e.attr("id")),
+            e.and_then(|e| e.attr_known(L::Class)),
+            e.and_then(|e| e.attr_known(L::Id)),
             stats.get(n).chars,
             marks.kind(n)
         )
@@ -230,8 +232,12 @@ struct Marks {
 impl Marks {
     /// The marks of the elements under `body` ([`Kind::Named`] marks
     /// included: see [`Marks::relaxed`]).
-    fn of(body: NodeRef<'_>) -> Marks {
+    fn of<'d>(body: NodeRef<'d>) -> Marks {
         let n = body.document().node_count();
+        // Pages repeat their class values: each is matched once.
+        let mut seen: HashMap<&'d str, ValueMatch> = HashMap::default();
+        let mut class_match =
+            |value: &'d str| *seen.entry(value).or_insert_with(|| ValueMatch::of(value));
         let mut marks = Marks {
             kind: vec![Kind::Neutral; n],
             weight: vec![0.0; n],
@@ -248,7 +254,7 @@ impl Marks {
             if !e.renders_text_with(VIEW) {
                 return false;
             }
-            let names = Names::of(e);
+            let names = Names::of(e, &mut class_match);
             let i = node.id().index();
             let container = hints::is_container(e, &names);
             marks.kind[i] = match hints::kind(e, &names) {
@@ -384,7 +390,7 @@ fn score_candidates<'d>(
     stats: &Stats,
     marks: &Marks,
 ) -> Vec<(NodeRef<'d>, f32)> {
-    let mut raw: HashMap<NodeId, f32> = HashMap::new();
+    let mut raw: HashMap<NodeId, f32> = HashMap::default();
     let mut order: Vec<NodeRef<'d>> = Vec::new();
     walk(body, |node, step| {
         if step == Step::Leave {
@@ -556,7 +562,7 @@ fn with_siblings<'d>(
         return vec![top.id()];
     };
     let threshold = (top_score * 0.2).max(10.0);
-    let top_class = top.as_element().and_then(|e| e.attr("class"));
+    let top_class = top.as_element().and_then(|e| e.attr_known(L::Class));
     let by_node: HashMap<NodeId, f32> = scores.iter().map(|&(n, s)| (n.id(), s)).collect();
     let mut roots = Vec::new();
     for sibling in parent.children() {
@@ -570,7 +576,7 @@ fn with_siblings<'d>(
         if !e.renders_text_with(VIEW) || marks.kind(sibling) != Kind::Neutral {
             continue;
         }
-        let bonus = match (top_class, e.attr("class")) {
+        let bonus = match (top_class, e.attr_known(L::Class)) {
             (Some(a), Some(b)) if !a.is_empty() && a == b => top_score * 0.2,
             _ => 0.0,
         };
@@ -735,7 +741,7 @@ fn is_navigation_link(node: NodeRef<'_>) -> bool {
     node.descendants().take(32).any(|n| {
         n.as_element().is_some_and(|e| {
             e.is_html(L::A)
-                && e.attr("href").is_some_and(|h| {
+                && e.attr_known(L::Href).is_some_and(|h| {
                     let h = h.trim();
                     h.starts_with('/') && !h.starts_with("//")
                         || h.starts_with('#')

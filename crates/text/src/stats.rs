@@ -117,12 +117,53 @@ impl Stats {
     }
 }
 
-/// The counts of one text node's data.
+/// The counts of one text node's data, in one pass over its bytes: a
+/// character is counted at its first byte (not a UTF-8 continuation
+/// byte); white space is ASCII white space and the no-break spaces of
+/// the Unicode `Zs` class that pages use between words (U+00A0, U+2000
+/// to U+200A, U+202F, U+205F, U+3000), punctuation is matched by its
+/// bytes.
 fn count_text(text: &str) -> Counts {
     let mut c = Counts::default();
     let mut in_word = false;
-    for ch in text.chars() {
-        if ch.is_whitespace() {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (space, len) = if b < 0x80 {
+            match b {
+                b',' => c.commas += 1,
+                b'.' | b'!' | b'?' => c.stops += 1,
+                _ => {}
+            }
+            (
+                matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b'),
+                1,
+            )
+        } else {
+            let len = match b {
+                0xF0.. => 4,
+                0xE0.. => 3,
+                _ => 2,
+            };
+            let ch = &bytes[i..(i + len).min(bytes.len())];
+            match ch {
+                // 、 。 ， ！ ？ ،
+                [0xE3, 0x80, 0x81] | [0xEF, 0xBC, 0x8C] | [0xD8, 0x8C] => c.commas += 1,
+                [0xE3, 0x80, 0x82] | [0xEF, 0xBC, 0x81] | [0xEF, 0xBC, 0x9F] => c.stops += 1,
+                _ => {}
+            }
+            let space = matches!(
+                ch,
+                [0xC2, 0xA0]
+                    | [0xE3, 0x80, 0x80]
+                    | [0xE2, 0x80, 0x80..=0x8A | 0xAF]
+                    | [0xE2, 0x81, 0x9F]
+            );
+            (space, len)
+        };
+        i += len;
+        if space {
             in_word = false;
             continue;
         }
@@ -131,13 +172,27 @@ fn count_text(text: &str) -> Counts {
             in_word = true;
         }
         c.chars += 1;
-        match ch {
-            ',' | '،' | '、' | '，' => c.commas += 1,
-            '.' | '!' | '?' | '。' | '！' | '？' => c.stops += 1,
-            _ => {}
-        }
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_text;
+
+    #[test]
+    fn counts_characters_words_and_punctuation() {
+        let c = count_text("  Hello, world.\u{a0}Ça va? 你好，世界。 ");
+        assert_eq!((c.words, c.commas, c.stops), (5, 2, 3));
+        assert_eq!(
+            c.chars as usize,
+            "Hello,world.Çava?你好，世界。".chars().count()
+        );
+        let c = count_text("");
+        assert_eq!((c.chars, c.words), (0, 0));
+        let c = count_text("a\u{3000}b\u{2009}c\u{200b}d");
+        assert_eq!((c.chars, c.words), (5, 3));
+    }
 }
 
 /// A step of [`walk`].

@@ -473,6 +473,28 @@ impl<'d> ElementRef<'d> {
             .map(|a| a.value())
     }
 
+    /// The value of the attribute in no namespace called `name`, for a
+    /// well-known name: [`attr`](Self::attr) without comparing strings
+    /// (names are interned), for the lookups a walk makes of every
+    /// element.
+    ///
+    /// ```
+    /// use spinneret_html::{parse_document, LocalName, ParseOptions};
+    /// let doc = parse_document("<p class=a id=b>", &ParseOptions::default());
+    /// let p = doc.root().descendants().find_map(|n| n.as_element().filter(|e| e.name() == "p"));
+    /// assert_eq!(p.unwrap().attr_known(LocalName::Class), Some("a"));
+    /// assert_eq!(p.unwrap().attr_known(LocalName::Href), None);
+    /// ```
+    pub fn attr_known(&self, name: LocalName) -> Option<&'d str> {
+        let doc = self.node.doc;
+        let e = self.data();
+        let id = NameId::known(name);
+        doc.attrs[e.attrs_start as usize..][..e.attrs_len as usize]
+            .iter()
+            .find(|a| a.name == id && a.ns == AttrNamespace::None)
+            .map(|a| doc.text.get(a.value))
+    }
+
     /// A template element's contents (a fragment node).
     pub fn template_contents(&self) -> Option<NodeRef<'d>> {
         let doc = self.node.doc;

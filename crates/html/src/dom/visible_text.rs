@@ -245,7 +245,7 @@ fn role(e: ElementRef<'_>, options: VisibleTextOptions) -> Role {
         }
         Namespace::Html => {}
     }
-    if e.attr("hidden").is_some() {
+    if e.attr_known(L::Hidden).is_some() {
         return Role::Skip;
     }
     let Some(name) = e.local_name() else {
