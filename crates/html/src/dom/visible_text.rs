@@ -101,9 +101,9 @@ impl NodeRef<'_> {
     ///
     /// ```
     /// use spinneret_html::{parse_document, ParseOptions};
-    /// let doc = parse_document("<p>Story<nav>Menu</nav> goes on</p>", &ParseOptions::default());
+    /// let doc = parse_document("<p>Story <b class=ad>Ad</b>goes on", &ParseOptions::default());
     /// let text = doc.root().visible_text_without(|n| {
-    ///     n.as_element().is_some_and(|e| e.name() == "nav")
+    ///     n.as_element().is_some_and(|e| e.attr("class") == Some("ad"))
     /// });
     /// assert_eq!(text, "Story goes on");
     /// ```
