@@ -112,8 +112,7 @@ const STRONG: &[&str] = &[
 
 /// Whole tokens of a `class` or `id` that mark boilerplate.
 const BOILERPLATE_TOKENS: &[&str] = &[
-    "ad", "ads", "adv", "aside", "extra", "foot", "hidden", "meta", "nav", "print", "side", "tags",
-    "tools",
+    "ad", "ads", "adv", "aside", "extra", "foot", "meta", "nav", "print", "side", "tags", "tools",
 ];
 
 /// Substrings that mark content (they keep an element that also matches
@@ -224,7 +223,7 @@ pub(crate) enum Kind {
     /// by its `class` or `id` ([`STRONG`]).
     NamedStrong,
     /// Something that is not shown (`aria-hidden`, an inline
-    /// `display: none`).
+    /// `display: none`, a hiding class such as `hidden` or `sr-only`).
     Hidden,
     /// Nothing special.
     Neutral,
@@ -298,7 +297,23 @@ pub(crate) struct ValueMatch {
     lists: u8,
     boilerplate_token: bool,
     dateline_token: bool,
+    /// A whole class (split at white space only) of [`HIDING_CLASSES`].
+    hiding: bool,
 }
+
+/// Classes that hide an element (Bootstrap's, WordPress's, Tailwind's
+/// utilities), matched whole: `field--label-hidden` hides a label, not
+/// the field.
+const HIDING_CLASSES: &[&str] = &[
+    "hidden",
+    "hide",
+    "d-none",
+    "sr-only",
+    "visually-hidden",
+    "visuallyhidden",
+    "screen-reader-text",
+    "invisible",
+];
 
 impl ValueMatch {
     /// The matches of `value` (split at white space, `-` and `_` for the
@@ -308,6 +323,9 @@ impl ValueMatch {
             lists: matched_lists(value),
             ..ValueMatch::default()
         };
+        m.hiding = value
+            .split_ascii_whitespace()
+            .any(|c| HIDING_CLASSES.iter().any(|h| c.eq_ignore_ascii_case(h)));
         let mut lower = [0u8; 16];
         for token in value.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_') {
             // Every listed token is short and ASCII.
@@ -351,6 +369,8 @@ pub(crate) struct Names {
     strong: bool,
     body_container: bool,
     dateline: bool,
+    /// A class that hides the element.
+    hiding: bool,
     weight: f32,
 }
 
@@ -396,6 +416,7 @@ impl Names {
             strong: has(both, LIST_STRONG) && !has(both, LIST_CONTENT),
             body_container: has(both, LIST_CONTAINER),
             dateline: c.dateline_token || i.dateline_token,
+            hiding: c.hiding,
             weight,
         }
     }
@@ -418,8 +439,9 @@ impl Names {
 
 /// What the markup says of `e` (its tag, role, attributes and names).
 pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
-    if e.attr("aria-hidden")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    if names.hiding
+        || e.attr("aria-hidden")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
         || e.attr_known(L::Style).is_some_and(hides)
     {
         return Kind::Hidden;

@@ -4,7 +4,7 @@
 //! What is rendered is what the visible text shows (the same elements
 //! skipped: `script`, `style`, `head`, `hidden`…; a closed `details` shows
 //! its summary; form controls show nothing), white space collapsed the
-//! same way. The structure:
+//! same way (soft hyphens left out). The structure:
 //!
 //! - `h1`–`h6`: an ATX heading (`#` to `######`) on one line;
 //! - `p`, `div` and the other blocks: paragraphs, separated by a blank
@@ -649,7 +649,7 @@ impl<'b> Writer<'b> {
                 if i > 0 {
                     self.newline();
                 }
-                self.out.push_str(line);
+                push_shown(&mut self.out, line);
             }
             self.line_start = false;
             return;
@@ -659,15 +659,18 @@ impl<'b> Writer<'b> {
                 self.space_between();
                 continue;
             }
+            if word.chars().all(|c| c == SOFT_HYPHEN) {
+                continue;
+            }
             self.flush();
             self.open_marks();
             if self.line_start && starts_block(word) {
                 self.out.push('\\');
             }
             if self.in_data_table() {
-                self.out.push_str(&word.replace('|', "\\|"));
+                push_shown(&mut self.out, &word.replace('|', "\\|"));
             } else {
-                self.out.push_str(word);
+                push_shown(&mut self.out, word);
             }
             self.line_start = false;
             self.space = true;
@@ -689,6 +692,18 @@ impl<'b> Writer<'b> {
         let leading = self.out.len() - self.out.trim_start_matches('\n').len();
         self.out.drain(..leading);
         self.out
+    }
+}
+
+/// U+00AD SOFT HYPHEN, not shown (as in the visible text).
+const SOFT_HYPHEN: char = '\u{ad}';
+
+/// Appends `text` without its soft hyphens.
+fn push_shown(out: &mut String, text: &str) {
+    if text.contains(SOFT_HYPHEN) {
+        out.extend(text.chars().filter(|&c| c != SOFT_HYPHEN));
+    } else {
+        out.push_str(text);
     }
 }
 

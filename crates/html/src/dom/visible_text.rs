@@ -47,8 +47,11 @@
 //! 7. **White space**: outside preformatted text, every run of ASCII white
 //!    space (space, tab, line feed, form feed, carriage return) becomes
 //!    one space, and no line starts or ends with one; U+00A0 (no-break
-//!    space) is text and kept. Inside `pre`, `textarea`, `listing`, `xmp`
-//!    and `plaintext` (and their descendants) text is kept exactly.
+//!    space) is text and kept. U+00AD (soft hyphen) is left out, in
+//!    preformatted text too: a browser shows it only where it breaks a
+//!    line (`Mit&shy;tel&shy;al&shy;ter` reads `Mittelalter`). Inside
+//!    `pre`, `textarea`, `listing`, `xmp` and `plaintext` (and their
+//!    descendants) text is kept exactly otherwise.
 //! 8. **Ends**: no line break at the start or end of the result, and no
 //!    space there unless preformatted text puts it there.
 //! 9. **Everything else**: other elements (`span`, `a`, `b`, SVG and
@@ -376,6 +379,18 @@ fn select_label(select: NodeRef<'_>) -> Option<String> {
     }
 }
 
+/// U+00AD SOFT HYPHEN: a browser shows it only where it breaks a line.
+const SOFT_HYPHEN: char = '\u{ad}';
+
+/// Appends `text` without its soft hyphens.
+fn push_shown(out: &mut String, text: &str) {
+    if text.contains(SOFT_HYPHEN) {
+        out.extend(text.chars().filter(|&c| c != SOFT_HYPHEN));
+    } else {
+        out.push_str(text);
+    }
+}
+
 /// The output being written, with the separators owed before the next
 /// character.
 #[derive(Default)]
@@ -517,7 +532,7 @@ impl Writer {
         }
         if self.pre_depth > 0 {
             self.flush();
-            self.out.push_str(text);
+            push_shown(&mut self.out, text);
             return;
         }
         for word in text.split(|c: char| c.is_ascii_whitespace()) {
@@ -525,8 +540,11 @@ impl Writer {
                 self.space_between();
                 continue;
             }
+            if word.chars().all(|c| c == SOFT_HYPHEN) {
+                continue;
+            }
             self.flush();
-            self.out.push_str(word);
+            push_shown(&mut self.out, word);
             // A split point follows every word but the last; it is a
             // white space character, owed as a space.
             self.space = true;
@@ -686,6 +704,13 @@ mod tests {
         assert_eq!(text("a\u{c}\rb"), "a b");
         assert_eq!(text("a<!-- c -->b"), "ab");
         assert_eq!(text(""), "");
+    }
+
+    #[test]
+    fn soft_hyphens_are_not_shown() {
+        assert_eq!(text("Mit&shy;tel&shy;al&shy;ter"), "Mittelalter");
+        assert_eq!(text("a &shy; b"), "a b");
+        assert_eq!(text("<pre>x\u{ad}y</pre>"), "xy");
     }
 
     #[test]
