@@ -7,7 +7,10 @@
 //! `surt`, `registrable_domain`), [`encoding`] (`detect_encoding`,
 //! `decode`), [`links`] (`links`, `Link`), [`warc_links`] (a WARC file's
 //! links as Arrow record batches), [`index`] (`warc_index`: its index as
-//! Common Crawl's cc-index-table batches) and [`arrays`] (the vectorized
+//! Common Crawl's cc-index-table batches), [`text`] (`text`,
+//! `extract_text`: a page's readable text, whole or main content, plain or
+//! Markdown, and its metadata), [`warc_text`] (every HTML page's text of
+//! a WARC file as Arrow record batches) and [`arrays`] (the vectorized
 //! calls over Arrow arrays).
 //!
 //! Invariants: nothing a caller passes makes Rust panic into the
@@ -24,8 +27,10 @@ pub mod canon;
 pub mod encoding;
 pub mod index;
 pub mod links;
+pub mod text;
 pub mod url;
 pub mod warc_links;
+pub mod warc_text;
 
 /// The extension module: every class and function of the package.
 #[pymodule]
@@ -47,6 +52,11 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<index::IndexBatch>()?;
     m.add_class::<index::IndexBatches>()?;
     m.add_function(wrap_pyfunction!(index::warc_index, m)?)?;
+    m.add_function(wrap_pyfunction!(text::text, m)?)?;
+    m.add_function(wrap_pyfunction!(text::extract_text, m)?)?;
+    m.add_class::<warc_text::TextBatch>()?;
+    m.add_class::<warc_text::TextBatches>()?;
+    m.add_function(wrap_pyfunction!(warc_text::warc_text, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::canonicalize_array, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::surt_array, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::join_url_array, m)?)?;

@@ -65,7 +65,7 @@ struct Counts {
 }
 
 /// A Python binary file object as a [`Read`]: each read takes the GIL.
-struct PyFile(Py<PyAny>);
+pub(crate) struct PyFile(Py<PyAny>);
 
 impl Read for PyFile {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
@@ -87,7 +87,7 @@ impl Read for PyFile {
 }
 
 /// Where the records come from.
-enum Source {
+pub(crate) enum Source {
     /// Files, in reading order, each with its name; an unreadable input
     /// is its message in place.
     Paths(Vec<Result<PathBuf, String>>),
@@ -149,27 +149,11 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
         }
         true
     };
-    // Each file is opened when its turn comes (a folder of thousands of
-    // WARCs holds one descriptor at a time).
-    let files: Box<dyn Iterator<Item = (String, Opened)>> = match job.source {
-        Source::File(f) => Box::new(std::iter::once((
-            job.name.clone(),
-            Ok(Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn Read>),
-        ))),
-        Source::Paths(paths) => {
-            // One readable file at least, or the first error is the end.
-            if !paths.iter().any(Result::is_ok) {
-                let msg = match paths.into_iter().find_map(Result::err) {
-                    Some(msg) => msg,
-                    None => format!("{}: no WARC/ARC file found", job.name),
-                };
-                let _ = tx.send(Message::Failed(msg));
-                return;
-            }
-            Box::new(paths.into_iter().map(|p| match p {
-                Ok(p) => (p.display().to_string(), open(&p)),
-                Err(msg) => (String::new(), Err(msg)),
-            }))
+    let files = match inputs(job.source, &job.name) {
+        Ok(files) => files,
+        Err(msg) => {
+            let _ = tx.send(Message::Failed(msg));
+            return;
         }
     };
     for (name, reader) in files {
@@ -205,11 +189,39 @@ fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
     }
 }
 
+/// The inputs of `source` (called `name`), each with its name, each
+/// file opened when its turn comes (a folder of thousands of WARCs holds
+/// one descriptor at a time); `Err` when none is readable (the first
+/// input's message).
+pub(crate) fn inputs(
+    source: Source,
+    name: &str,
+) -> Result<Box<dyn Iterator<Item = (String, Opened)>>, String> {
+    Ok(match source {
+        Source::File(f) => Box::new(std::iter::once((
+            name.to_owned(),
+            Ok(Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn Read>),
+        ))),
+        Source::Paths(paths) => {
+            if !paths.iter().any(Result::is_ok) {
+                return Err(match paths.into_iter().find_map(Result::err) {
+                    Some(msg) => msg,
+                    None => format!("{name}: no WARC/ARC file found"),
+                });
+            }
+            Box::new(paths.into_iter().map(|p| match p {
+                Ok(p) => (p.display().to_string(), open(&p)),
+                Err(msg) => (String::new(), Err(msg)),
+            }))
+        }
+    })
+}
+
 /// An input opened for reading, or why it cannot be.
-type Opened = Result<Box<dyn Read>, String>;
+pub(crate) type Opened = Result<Box<dyn Read>, String>;
 
 /// A WARC/ARC file, buffered; an error is its message.
-fn open(path: &std::path::Path) -> Opened {
+pub(crate) fn open(path: &std::path::Path) -> Opened {
     match std::fs::File::open(path) {
         Ok(f) => Ok(Box::new(io::BufReader::with_capacity(1 << 16, f))),
         Err(e) => Err(format!("{}: {e}", path.display())),
@@ -219,7 +231,7 @@ fn open(path: &std::path::Path) -> Opened {
 /// The files a path argument names: a file, a directory walked for
 /// WARC/ARC files, or a glob (as `spinneret links` takes them), each part
 /// that yields nothing as its message.
-fn expand(arg: &str, out: &mut Vec<Result<PathBuf, String>>) {
+pub(crate) fn expand(arg: &str, out: &mut Vec<Result<PathBuf, String>>) {
     let found = spinneret_warc::discover::Discover::default().expand(arg);
     out.extend(found.into_iter().map(|r| r.map_err(|e| e.to_string())));
 }
@@ -273,7 +285,7 @@ fn record_links(
 
 /// The Arrow C data interface's capsules of `batch`: its schema and its
 /// columns as one struct array.
-fn batch_capsules<'py>(
+pub(crate) fn batch_capsules<'py>(
     py: Python<'py>,
     batch: &RecordBatch,
 ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
@@ -329,7 +341,10 @@ impl LinkBatch {
 }
 
 /// The schema capsule of `schema`.
-fn schema_capsule<'py>(py: Python<'py>, schema: &Schema) -> PyResult<Bound<'py, PyCapsule>> {
+pub(crate) fn schema_capsule<'py>(
+    py: Python<'py>,
+    schema: &Schema,
+) -> PyResult<Bound<'py, PyCapsule>> {
     let ffi =
         FFI_ArrowSchema::try_from(schema).map_err(|e| PyValueError::new_err(e.to_string()))?;
     PyCapsule::new_with_value(py, ffi, c"arrow_schema")
@@ -481,7 +496,7 @@ pub fn warc_links(
             }
             (Source::Paths(paths), list.display().to_string())
         }
-        (Some(source), None) => source_of(source)?,
+        (Some(source), None) => source_of(source, "warc_links")?,
     };
     let (tx, rx) = sync_channel(1);
     let counts = Arc::new(Counts::default());
@@ -503,8 +518,9 @@ pub fn warc_links(
     })
 }
 
-/// The files (or the file object) of a `warc_links` source, and its name.
-fn source_of(source: &Bound<'_, PyAny>) -> PyResult<(Source, String)> {
+/// The files (or the file object) of a source of `function` (`warc_links`,
+/// `warc_text`), and its name.
+pub(crate) fn source_of(source: &Bound<'_, PyAny>, function: &str) -> PyResult<(Source, String)> {
     Ok(if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.display().to_string();
         let mut paths = Vec::new();
@@ -527,7 +543,7 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<(Source, String)> {
         (Source::File(PyFile(source.clone().unbind())), name)
     } else {
         return Err(PyTypeError::new_err(format!(
-            "warc_links() takes a path, a list of paths or a binary file object, not {}",
+            "{function}() takes a path, a list of paths or a binary file object, not {}",
             source.get_type().name()?
         )));
     })

@@ -4,8 +4,11 @@ The WHATWG URL Standard (``URL``, ``join_url``), crawler canonicalization
 and SURT keys (``canonicalize``, ``surt``, ``registrable_domain``), the HTML
 Standard's encoding sniffing (``detect_encoding``, ``decode``) and every
 outlink of a page (``links``) or of a WARC file as Arrow record batches
-(``warc_links``), and a WARC file's index as Common Crawl's cc-index-table
-batches (``warc_index``), implemented in Rust.
+(``warc_links``), a WARC file's index as Common Crawl's cc-index-table
+batches (``warc_index``), and a page's readable text — the whole page or
+its main content, plain or Markdown — alone (``text``), with its metadata
+(``extract_text``), or for every HTML page of a WARC file as Arrow record
+batches (``warc_text``), implemented in Rust.
 
 ``surt(url, canonicalizer=None, **options)`` takes the arguments of the PyPI
 ``surt`` package's ``surt.surt`` (its options' names, defaults and meanings;
@@ -20,10 +23,13 @@ from spinneret._spinneret import (
     Link,
     LinkBatch,
     LinkBatches,
+    TextBatch,
+    TextBatches,
     canonicalize,
     canonicalize_array,
     decode,
     detect_encoding,
+    extract_text,
     join_url,
     join_url_array,
     links,
@@ -32,8 +38,10 @@ from spinneret._spinneret import (
     rules,
     surt,
     surt_array,
+    text,
     warc_index,
     warc_links,
+    warc_text,
 )
 
 __all__ = [
@@ -43,10 +51,13 @@ __all__ = [
     "Link",
     "LinkBatch",
     "LinkBatches",
+    "TextBatch",
+    "TextBatches",
     "canonicalize",
     "canonicalize_array",
     "decode",
     "detect_encoding",
+    "extract_text",
     "join_url",
     "join_url_array",
     "links",
@@ -55,6 +66,8 @@ __all__ = [
     "rules",
     "surt",
     "surt_array",
+    "text",
     "warc_index",
     "warc_links",
+    "warc_text",
 ]

@@ -1,7 +1,18 @@
 """Type stubs for spinneret (the extension module spinneret._spinneret)."""
 
 import os
-from typing import Any, BinaryIO, Iterator, Optional, Sequence, Union, overload
+from typing import (
+    Any,
+    BinaryIO,
+    Iterator,
+    Literal,
+    Optional,
+    Sequence,
+    TypedDict,
+    Union,
+    overload,
+    type_check_only,
+)
 
 class URL:
     """A URL as the WHATWG URL Standard parses it."""
@@ -174,6 +185,106 @@ def warc_index(
     same order. `fields`: "cc" or a list of redirect, charset, mime-detected,
     truncated; `records`: "all" or a list of WARC types. A record replay
     cannot seek to (a shared gzip member) has -1 as offset and length."""
+    ...
+
+# What `text`, `extract_text` and `warc_text` take as a page and a format.
+BytesLike = Union[bytes, bytearray, memoryview]
+TextFormat = Literal["text", "markdown"]
+
+def text(
+    html: BytesLike,
+    url: Optional[str] = None,
+    main_content: bool = False,
+    format: TextFormat = "text",
+    links: bool = False,
+    content_type: Optional[str] = None,
+) -> str:
+    """The readable text of a page (the response body): the whole page as a
+    browser renders it, or with `main_content` only the article (no
+    navigation, menus, footers, sidebars, comments, ads); plain text or
+    Markdown (`format="markdown"`; `links`: Markdown links and images, else
+    ValueError). The text of `spinneret text --html FILE --url URL`. The GIL
+    is released while the page is decoded, parsed and extracted."""
+    ...
+
+@type_check_only
+class ExtractedText(TypedDict):
+    """What `extract_text` returns (a dict; the class exists for type
+    checkers only)."""
+
+    text: str
+    title: Optional[str]
+    description: Optional[str]
+    html_lang: Optional[str]
+    content_language: Optional[str]
+    canonical: Optional[str]
+    published: Optional[str]
+    language: Optional[str]  # detected, ISO 639-3
+    language_confidence: Optional[float]
+    encoding: str  # WHATWG name
+
+def extract_text(
+    html: BytesLike,
+    url: Optional[str] = None,
+    main_content: bool = False,
+    format: TextFormat = "text",
+    links: bool = False,
+    content_type: Optional[str] = None,
+    content_language: Optional[str] = None,
+) -> ExtractedText:
+    """`text` with the page's metadata: title, description, <html lang>,
+    Content-Language (the argument, else <meta http-equiv>), canonical URL,
+    publication date as declared, the detected language (ISO 639-3) and its
+    confidence, and the encoding the page was decoded with."""
+    ...
+
+class TextBatch:
+    """One Arrow record batch of pages' text (the Arrow PyCapsule interface)."""
+
+    @property
+    def num_rows(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __arrow_c_array__(self, requested_schema: Any = None) -> tuple[Any, Any]: ...
+    def __arrow_c_schema__(self) -> Any: ...
+
+class TextBatches(Iterator[TextBatch]):
+    """The batches of warc_text: an iterator and an Arrow stream."""
+
+    def __iter__(self) -> "TextBatches": ...
+    def __next__(self) -> TextBatch: ...
+    @property
+    def records(self) -> int: ...
+    @property
+    def pages(self) -> int: ...
+    @property
+    def bad_records(self) -> int: ...
+    @property
+    def unreadable(self) -> int: ...
+    @property
+    def errors(self) -> list[str]: ...
+    def __arrow_c_schema__(self) -> Any: ...
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
+
+def warc_text(
+    path: Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]], BinaryIO],
+    main_content: bool = True,
+    format: TextFormat = "text",
+    links: bool = False,
+    any_status: bool = False,
+    batch_rows: int = 4096,
+    batch_bytes: int = 64 << 20,
+    strict: bool = False,
+) -> TextBatches:
+    """The readable text of every HTML page of WARC/ARC files as Arrow record
+    batches, one row per page: record_id, url, date, file, offset, status,
+    content_type, encoding, language (detected, ISO 639-3),
+    language_confidence, html_lang, content_language, title, canonical,
+    published, text — the rows of `spinneret text --format jsonl`, in the
+    same order. The pages: HTML response and resource records with a payload
+    and a 2xx status or none (`any_status`: every status). `path`: a file,
+    a directory (walked for WARC/ARC files, sorted), a glob, a list of
+    those, or a binary file object. A batch holds at most `batch_rows` rows
+    and about `batch_bytes` bytes of strings (one longer page aside)."""
     ...
 
 # The vectorized calls: a column of strings in (an Arrow array or stream of
