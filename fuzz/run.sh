@@ -57,7 +57,8 @@ ci_runs() {
     search_params) echo 100000 ;;
     canon | tokenizer_chunks | tree_builder) echo 20000 ;;
     tree_parallel) echo 12000 ;;
-    extract | warc | index | text) echo 5000 ;;
+    extract | warc | index) echo 5000 ;;
+    text) echo 2000 ;;
     encoding) echo 1500 ;;
     *) echo 10000 ;;
     esac
