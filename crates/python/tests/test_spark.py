@@ -3,7 +3,10 @@ page-level link count equals `spinneret links` on the same files (the
 repo's sample WARC and every corpus WARC/ARC file), and it writes both
 tables as Parquet. examples/spark/cc_index.py: its cc-index table of the
 corpus files has the rows of `spinneret index` on them, in Common Crawl's
-`crawl=…/subset=…` layout, sorted by `url_surtkey` within each file."""
+`crawl=…/subset=…` layout, sorted by `url_surtkey` within each file.
+examples/spark/main_text.py: its table of the corpus files' main-content
+text has the rows spinneret.warc_text yields over them, each in the
+`language=…` partition of its detected language."""
 
 import importlib.util
 import json
@@ -11,9 +14,11 @@ import os
 import subprocess
 import sys
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import spinneret
 from conftest import REPO, run_cli
 from test_warc_links import corpus_files
 
@@ -77,3 +82,29 @@ def test_cc_index_job_has_every_index_line(spark, shared, spinneret_bin, tmp_pat
     want = sorted((key, ts, json.loads(body)["url"], int(json.loads(body)["offset"])) for key, ts, body in lines)
     assert got == want
     assert set(table.column("warc_filename").to_pylist()) <= set(paths)
+
+
+def test_main_text_job_writes_every_page_by_language(spark, shared, tmp_path):
+    paths = [str(REPO / "crates/cli/tests/data/sample.warc.gz")] + [str(p) for p in corpus_files(shared)]
+    listing = tmp_path / "warc.paths"
+    listing.write_text("".join(p + "\n" for p in paths))
+    want = [r for b in spinneret.warc_text(paths) for r in pa.record_batch(b).to_pylist()]
+    job = load_example("main_text")
+    assert job.read_paths(str(listing)) == paths
+    count = job.run(spark, paths, str(tmp_path / "text"))
+    assert count == len(want) > 100
+    parts = sorted((tmp_path / "text").glob("language=*/*.parquet"))
+    languages = {p.parent.name.split("=", 1)[1] for p in parts}
+    assert {"eng", "zho", "fra"} <= languages and len(languages) > 5
+    for p in parts:
+        lang = p.parent.name.split("=", 1)[1]
+        rows = pq.read_table(p, columns=["text", "language_confidence"]).to_pylist()
+        # A detected language needs text to tell it by.
+        if lang != "__HIVE_DEFAULT_PARTITION__":
+            assert all(r["text"] and r["language_confidence"] is not None for r in rows), p
+    table = pq.read_table(tmp_path / "text", partitioning="hive")
+    assert table.num_rows == len(want)
+    got = sorted(zip(table.column("file").to_pylist(), table.column("offset").to_pylist(),
+                     table.column("language").to_pylist(), table.column("text").to_pylist()))
+    assert got == sorted((r["file"], r["offset"], r["language"], r["text"]) for r in want)
+    assert sum(1 for r in want if r["text"]) > 0.9 * len(want)
