@@ -3,13 +3,14 @@
 whole-page text extractors on trafilatura's evaluation set.
 
 usage: text_peers.py SHARED_DIR [--extractors a,b,c] [--spinneret-jsonl FILE]
-       [--repeat N] [--per-page OUT.jsonl]
+       [--repeat N] [--limit N] [--per-page OUT.jsonl]
 
 Pages: SHARED_DIR/corpus/extraction/trafilatura/evaldata.json (page URL ->
 {"file", "with", "without"}) and pages/FILE.gz beside it, 990 pages, the
 corpus of trafilatura's evaluation (tests/evaldata.json, tests/cache and
 tests/eval of adbar/trafilatura at e90b0ef5; its eval_gate.py fingerprint,
-b443dcaa..., matches these bytes). Every page is gunzipped to its raw HTML
+b443dcaa..., matches these bytes); --limit N takes the first N of them. Every
+page is gunzipped to its raw HTML
 bytes, in evaldata.json's order, before any timing; each extractor gets the
 bytes and the page URL.
 
@@ -65,7 +66,8 @@ page where the extractor raises counts as an error and as an empty result.
 Logging is disabled (trafilatura's benchmark does the same), so that warnings
 are not formatted during the timing.
 
-Prints one JSON object on stdout: {"pages", "bytes", "extractors": {name:
+Prints one JSON object on stdout: {"pages", "bytes", "python" (the
+interpreter's version), "extractors": {name:
 {precision, recall, f1, accuracy, tp, fp, tn, fn, errors, empty,
 output_chars, cpu_s, passes, pages_per_cpu_s, mb_per_cpu_s, version,
 first_error}}, "skipped": {name: reason}}. --per-page writes one JSON line per
@@ -76,6 +78,7 @@ import gzip
 import json
 import logging
 import os
+import platform
 import re
 import sys
 import time
@@ -274,12 +277,12 @@ def scores(tp, fp, tn, fn):
 # -------------------------------------------------------------------- running
 
 
-def load_pages(shared):
+def load_pages(shared, limit=None):
     base = os.path.join(shared, "corpus", "extraction", "trafilatura")
     with open(os.path.join(base, "evaldata.json"), encoding="utf-8") as f:
         evaldata = json.load(f)
     pages = []
-    for url, item in evaldata.items():
+    for url, item in list(evaldata.items())[:limit]:
         with open(os.path.join(base, "pages", item["file"] + ".gz"), "rb") as f:
             data = gzip.decompress(f.read())
         pages.append({
@@ -372,6 +375,8 @@ def main():
                     f"(default: {','.join(DEFAULT)})")
     ap.add_argument("--spinneret-jsonl", metavar="FILE")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--limit", type=int, metavar="N",
+                    help="only the first N pages of evaldata.json")
     ap.add_argument("--per-page", metavar="OUT.jsonl")
     args = ap.parse_args()
     names = [n.strip() for n in args.extractors.split(",") if n.strip()]
@@ -380,9 +385,11 @@ def main():
         ap.error(f"unknown extractors: {', '.join(unknown)}")
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
+    if args.limit is not None and args.limit < 1:
+        ap.error("--limit must be at least 1")
 
     logging.disable(logging.CRITICAL)
-    pages = load_pages(args.shared)
+    pages = load_pages(args.shared, args.limit)
     nbytes = sum(len(p["data"]) for p in pages)
     print(f"text_peers.py: {len(pages)} pages, {nbytes} bytes", file=sys.stderr)
 
@@ -425,6 +432,7 @@ def main():
         per_page.close()
 
     print(json.dumps({"pages": len(pages), "bytes": nbytes,
+                      "python": platform.python_version(),
                       "extractors": extractors, "skipped": skipped}, indent=1))
 
 

@@ -17,6 +17,13 @@
 //! - `hpar` ([`hpar_bench`]): one document parsed on several threads,
 //!   against the sequential parser and html5ever, with what became of the
 //!   speculation.
+//! - `index` ([`index_bench`]): `spinneret index` and `check`, whole
+//!   process, against cdxj-indexer, warcio and FastWARC.
+//! - `text` ([`text_bench`]): pages' readable text, whole page and main
+//!   content: quality on trafilatura's evaluation set and speed per
+//!   CPU-second against trafilatura, Resiliparse, jusText,
+//!   readability-lxml, html-text and inscriptis, and `spinneret text
+//!   --format wet` against a Python WET writer (FastWARC + Resiliparse).
 //!
 //! A plain binary rather than a `cargo bench` harness: the datasets are large
 //! real-web files read from the shared folder, the output is meant to be
@@ -36,6 +43,9 @@
 //! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench tree [--quick]
 //! spinneret-bench hpar [--quick]
+//! spinneret-bench index [--quick] [--repeat K]
+//! spinneret-bench index-memory [--repeat K]
+//! spinneret-bench text [--quick] [--repeat K]
 //! spinneret-bench kernel <none|spinneret|spinneret-buf|ada|url> <DATASET>   (for callgrind.sh)
 //! spinneret-bench kernel tokenize-<none|spinneret|html5ever|lolhtml|lolhtml-ahref> pages
 //!                                                  (for callgrind-tokenize.sh)
@@ -60,6 +70,7 @@ mod pages;
 mod pipeline_bench;
 mod python_env;
 mod table;
+mod text_bench;
 mod timing;
 mod tokenize_bench;
 mod tree_bench;
@@ -90,7 +101,14 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench hpar [--quick]\n\
          \x20      spinneret-bench index [--quick] [--repeat K]\n\
          \x20      spinneret-bench index-memory [--repeat K]\n\
+         \x20      spinneret-bench text [--quick] [--repeat K]\n\
          \n\
+         text: quality (precision/recall/F1 on trafilatura's 990-page evaluation set) and\n\
+         speed (pages and MB per CPU-second) of spinneret's whole-page text, main content\n\
+         and the tree alone against trafilatura, Resiliparse, jusText, readability-lxml,\n\
+         html-text and inscriptis (in a temp venv), best of K passes (default 1); then\n\
+         `spinneret text --format wet` (1 and 2 threads, --main-content) against a Python\n\
+         WET writer (FastWARC + Resiliparse) on the benchmark WARC, best of K runs.\n\
          index: `spinneret index` and `check` (1 and 2 threads) against cdxj-indexer,\n\
          warcio index/check and FastWARC index/check (in a temp venv), whole process,\n\
          on the benchmark WARC (K copies of the corpus, default 1) and the corpus WARCs.\n\
@@ -113,7 +131,8 @@ fn usage() -> ExitCode {
          DATASET   run only this one: {} or {}\n\
          --quick   one timed pass per kernel, after a warm-up except in pipeline\n\
          \x20         (a CI smoke test; the numbers are indicative only)\n\
-         --repeat  pipeline only: copies of the corpus in the WARC",
+         --repeat  pipeline, index: copies of the corpus in the WARC; text: timed passes\n\
+         \x20         and runs",
         url_bench::DATASETS.join(", "),
         url_bench::RELATIVE,
     );
@@ -150,9 +169,10 @@ fn main() -> ExitCode {
         ["pipeline"] => pipeline_bench::run(quick, repeat),
         ["index"] => index_bench::run(quick, repeat),
         ["index-memory"] => index_bench::run_memory(repeat),
+        ["text"] => text_bench::run(quick, repeat),
         ["tree"] => tree_bench::run(plan, quick),
         ["hpar"] => hpar_bench::run(plan, quick),
-        // `--repeat` belongs to `pipeline` and `index` alone.
+        // `--repeat` belongs to `pipeline`, `index` and `text` alone.
         _ if repeat.is_some() => return usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.
         ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {

@@ -78,6 +78,19 @@ impl PythonEnv {
         }
     }
 
+    /// `pip install --upgrade pip`, for a venv whose bundled pip is too old
+    /// for a requirement's metadata; a failure is only reported.
+    pub fn upgrade_pip(&self) {
+        eprintln!("python: pip install --upgrade pip…");
+        let ok = Command::new(&self.python)
+            .args(["-m", "pip", "install", "-q", "--upgrade", "pip"])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("python: pip could not be upgraded; going on with the venv's own");
+        }
+    }
+
     /// `pip install` of `packages`; whether it succeeded.
     fn pip_install(&self, packages: &[&str]) -> bool {
         eprintln!("python: pip install {}…", packages.join(" "));
