@@ -1,4 +1,4 @@
-//! Inputs of `spinneret links` and `canon-eval`: resolution of the command
+//! Inputs of `spinneret links`, `text` and `canon-eval`: resolution of the command
 //! line into [`Source`]s (files, directories walked and globs expanded by
 //! [`spinneret_warc::discover`], `-`, `--html`, `--manifest`), and the
 //! producer that turns sources into work [`Item`]s in input order.
@@ -35,7 +35,8 @@ pub enum Source {
     Html {
         /// The HTML file.
         path: PathBuf,
-        /// The URL it was fetched from.
+        /// The URL it was fetched from (empty when none was given, which
+        /// only `text` allows).
         url: String,
     },
     /// HTML pages listed in a manifest: `(path, url)`, paths resolved.
@@ -203,29 +204,64 @@ pub fn manifest_sources(
         .collect())
 }
 
-/// Resolves the whole command line, in order: positional inputs, `--html`,
-/// `--manifest`.
+/// Resolves the whole command line of `links`, in order: positional
+/// inputs, `--html`, `--manifest`.
 pub fn resolve(args: &LinksArgs) -> Result<Vec<Source>, Error> {
-    let discover = Discover {
+    resolve_inputs(&Inputs {
+        inputs: &args.inputs,
         sniff: args.sniff,
+        html: args.html.as_deref(),
+        url: args.url.as_deref(),
+        manifest: args.manifest.as_deref(),
+        dir: args.dir.as_deref(),
+    })
+}
+
+/// The inputs of a subcommand that reads crawl files and HTML pages
+/// (`links`, `text`), as given on its command line.
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs<'a> {
+    /// Positional inputs: files, directories, globs, `-`.
+    pub inputs: &'a [String],
+    /// `--sniff`: in directories, take files whose content is WARC/ARC.
+    pub sniff: bool,
+    /// `--html FILE`: one HTML page.
+    pub html: Option<&'a Path>,
+    /// `--url URL`: the `--html` page's URL. Without it the page's
+    /// [`Source::Html::url`] is empty (`text` takes such a page; `links`
+    /// requires the URL on its command line).
+    pub url: Option<&'a str>,
+    /// `--manifest FILE`.
+    pub manifest: Option<&'a Path>,
+    /// `--dir DIR`: the folder the manifest's paths are relative to.
+    pub dir: Option<&'a Path>,
+}
+
+/// Resolves `inputs`, in order: positional inputs, `--html`,
+/// `--manifest`. A `--url` that is not a URL is an [`Error::Url`].
+pub fn resolve_inputs(inputs: &Inputs<'_>) -> Result<Vec<Source>, Error> {
+    let discover = Discover {
+        sniff: inputs.sniff,
         ..Discover::default()
     };
     let mut out = Vec::new();
-    for i in &args.inputs {
+    for i in inputs.inputs {
         out.extend(expand_input(i, discover));
     }
-    if let (Some(path), Some(url)) = (&args.html, &args.url) {
+    if let Some(url) = inputs.url {
         spinneret_url::Url::parse(url).map_err(|source| Error::Url {
-            url: url.clone(),
+            url: url.to_owned(),
             source,
         })?;
+    }
+    if let Some(path) = inputs.html {
         out.push(Source::Html {
-            path: path.clone(),
-            url: url.clone(),
+            path: path.to_owned(),
+            url: inputs.url.unwrap_or_default().to_owned(),
         });
     }
-    if let Some(m) = &args.manifest {
-        out.extend(manifest_sources(m, args.dir.as_deref(), discover)?);
+    if let Some(m) = inputs.manifest {
+        out.extend(manifest_sources(m, inputs.dir, discover)?);
     }
     if out.is_empty() {
         return Err(Error::NoInput);

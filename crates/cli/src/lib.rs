@@ -26,6 +26,12 @@
 //!   the redundancy / coverage-loss table of every policy).
 //! - [`tree`]: `spinneret tree` (one page to its document: the html5lib
 //!   dump, serialized HTML or visible text).
+//! - [`driver`]: the run of every subcommand that reads crawl files
+//!   (producer, workers, results in input order).
+//! - [`index`], [`check`]: `spinneret index` (replay indexes) and
+//!   `spinneret check` (verification).
+//! - [`text`]: `spinneret text` (pages' readable text, through
+//!   `spinneret-text`, as JSON Lines, WET, Parquet or bare text).
 //!
 //! Invariants: bad input (damaged records, unreadable manifest rows, URLs
 //! that do not parse) never panics and never stops the run unless
@@ -50,6 +56,7 @@ pub mod pipeline;
 pub mod process;
 pub mod read_ahead;
 pub mod stats;
+pub mod text;
 pub mod tree;
 
 /// The README's examples (URL, HTML, links, encoding, canonicalization),
@@ -120,6 +127,9 @@ pub enum Error {
     /// The index could not be sorted or written (`spinneret index`).
     #[error("index: {0}")]
     Index(String),
+    /// Flags that mean nothing together (a usage error).
+    #[error("{0}")]
+    Usage(&'static str),
     /// No input given.
     #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
     NoInput,

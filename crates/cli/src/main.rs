@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Parser;
-use spinneret_cli::args::{Cli, Command, Format};
+use spinneret_cli::args::{Cli, Command, Format, TextFormat};
 use spinneret_cli::pipeline;
 
 /// mimalloc instead of the system allocator: the pipeline allocates and
@@ -94,6 +94,46 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let result =
                 spinneret_cli::check::run(&args, &mut out, &mut std::io::stderr(), progress)
                     .context("check")?;
+            Ok(result.exit_code())
+        }
+        Command::Text(args) => {
+            if let Some(why) = args.conflicts() {
+                use clap::CommandFactory;
+                Cli::command()
+                    .error(clap::error::ErrorKind::ArgumentConflict, why)
+                    .exit();
+            }
+            let progress = std::io::stderr().is_terminal();
+            let binary = args.format == TextFormat::Parquet
+                || (args.format == TextFormat::Wet && args.gzip());
+            let mut out: Box<dyn std::io::Write> = match &args.output {
+                Some(path) => Box::new(
+                    std::fs::File::create(path)
+                        .with_context(|| format!("text: -o {}", path.display()))?,
+                ),
+                None => {
+                    let stdout = std::io::stdout();
+                    if binary && stdout.is_terminal() {
+                        anyhow::bail!(
+                            "text: --format {} writes a binary file: give -o FILE{}, or redirect the output",
+                            if args.format == TextFormat::Wet {
+                                "wet"
+                            } else {
+                                "parquet"
+                            },
+                            if args.format == TextFormat::Wet {
+                                " or --no-gzip"
+                            } else {
+                                ""
+                            },
+                        );
+                    }
+                    Box::new(stdout.lock())
+                }
+            };
+            let result =
+                spinneret_cli::text::run(&args, &mut out, &mut std::io::stderr(), progress)
+                    .context("text")?;
             Ok(result.exit_code())
         }
         Command::Tree(args) => {

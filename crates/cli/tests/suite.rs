@@ -21,5 +21,7 @@ mod inputs;
 mod parquet;
 #[path = "streamed.rs"]
 mod streamed;
+#[path = "text.rs"]
+mod text;
 #[path = "tree.rs"]
 mod tree;

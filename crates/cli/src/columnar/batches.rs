@@ -55,12 +55,23 @@ mod with_parquet {
         /// A new file of `schema` (nothing written yet: the header goes
         /// out with the first row group).
         pub fn new(schema: SchemaRef) -> Result<BatchWriter, ParquetOutError> {
+            Self::with_row_group_bytes(schema, None)
+        }
+
+        /// A new file of `schema` whose row groups also end once their
+        /// encoded size passes `bytes` (for rows of long text, where
+        /// [`ROW_GROUP_ROWS`] rows would be held in memory as a gigabyte).
+        pub fn with_row_group_bytes(
+            schema: SchemaRef,
+            bytes: Option<usize>,
+        ) -> Result<BatchWriter, ParquetOutError> {
             let props = WriterProperties::builder()
                 .set_created_by(format!("spinneret {}", env!("CARGO_PKG_VERSION")))
                 .set_compression(Compression::ZSTD(ZstdLevel::default()))
                 .set_statistics_truncate_length(Some(STATISTICS_TRUNCATE))
                 .set_column_index_truncate_length(Some(STATISTICS_TRUNCATE))
                 .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+                .set_max_row_group_bytes(bytes.filter(|&b| b > 0))
                 .build();
             Ok(BatchWriter {
                 writer: ArrowWriter::try_new(Vec::new(), schema, Some(props))?,
@@ -124,6 +135,14 @@ mod without_parquet {
     impl BatchWriter {
         /// Always the error that says how to get a Parquet writer.
         pub fn new(_: SchemaRef) -> Result<BatchWriter, ParquetOutError> {
+            Err(ParquetOutError::NotBuilt)
+        }
+
+        /// Always the error that says how to get a Parquet writer.
+        pub fn with_row_group_bytes(
+            _: SchemaRef,
+            _: Option<usize>,
+        ) -> Result<BatchWriter, ParquetOutError> {
             Err(ParquetOutError::NotBuilt)
         }
 

@@ -1,0 +1,579 @@
+//! `spinneret text --format wet`: Common Crawl's WET files, record by
+//! record.
+//!
+//! A WET file is a WARC/1.0 file: a `warcinfo` record ([`Wet::warcinfo`]:
+//! `WARC-Type`, `WARC-Date`, `WARC-Filename` when the file has a name,
+//! `WARC-Record-ID`, `Content-Type: application/warc-fields`, then
+//! `Software-Info`, `Extracted-Date`, `format`, `conformsTo` and what was
+//! extracted), then one `conversion` record per page
+//! ([`Wet::conversion`]), its header fields in Common Crawl's order:
+//! `WARC-Type`, `WARC-Target-URI`, `WARC-Date` (the response's),
+//! `WARC-Record-ID`, `WARC-Refers-To` (the response's record id),
+//! `WARC-Block-Digest` (`sha1:` and base32), `WARC-Identified-Content-Language`
+//! (the detected ISO 639-3 code, when there is one), `Content-Type`
+//! (`text/plain`, or `text/markdown` for Markdown) and `Content-Length`.
+//! The block is the page's title on a line of its own (when it has one),
+//! then its text, UTF-8, ending in a line feed (an empty block when the
+//! page has neither). Each record ends in CRLF CRLF, as WARC requires,
+//! and is its own gzip member unless the file is plain.
+//!
+//! Record ids are deterministic: RFC 4122 name-based (version 5, SHA-1)
+//! UUIDs of the response's record id and the extraction's options, and
+//! the warcinfo record's of its own content; so the same inputs with the
+//! same options and `--date` give the same file, byte for byte, and a
+//! conversion record's id does not depend on the run that made it.
+//!
+//! Invariant: every record is complete and its digest is of its block;
+//! header values never hold a line break.
+
+use std::io::{self, Write};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sha1::{Digest, Sha1};
+use spinneret_text::{Format, Options};
+
+/// The WARC version written.
+const VERSION: &str = "WARC/1.0";
+
+/// The WARC/1.0 standard's text, as `conformsTo` names it (warcio and
+/// Heritrix write this value for WARC/1.0).
+const CONFORMS_TO: &str = "http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf";
+
+/// RFC 4122's namespace for URLs (and URIs): the names hashed here are
+/// `urn:spinneret:text:…` URIs (see [`Wet::conversion`]).
+const NAMESPACE_URL: [u8; 16] = [
+    0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
+];
+
+/// A WARC date: a second in UTC, written `YYYY-MM-DDThh:mm:ssZ`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WarcDate {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    secs: i64,
+}
+
+impl WarcDate {
+    /// This second (1970-01-01 on a clock set before it).
+    pub fn now() -> WarcDate {
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        WarcDate { secs }
+    }
+
+    /// From `YYYY-MM-DDThh:mm:ssZ` (years 0000 to 9999, no leap second).
+    pub fn parse(s: &str) -> Result<WarcDate, String> {
+        let bad = || format!("not a date of the form YYYY-MM-DDThh:mm:ssZ: {s:?}");
+        let b = s.as_bytes();
+        let shape = b.len() == 20
+            && b.iter().enumerate().all(|(i, &c)| match i {
+                4 | 7 => c == b'-',
+                10 => c == b'T',
+                13 | 16 => c == b':',
+                19 => c == b'Z',
+                _ => c.is_ascii_digit(),
+            });
+        if !shape {
+            return Err(bad());
+        }
+        let num = |from: usize, to: usize| -> i64 {
+            b[from..to]
+                .iter()
+                .fold(0, |n, &c| n * 10 + i64::from(c - b'0'))
+        };
+        let (y, m, d) = (num(0, 4), num(5, 7), num(8, 10));
+        let (hh, mm, ss) = (num(11, 13), num(14, 16), num(17, 19));
+        if !(1..=12).contains(&m)
+            || d < 1
+            || d > days_in_month(y, m)
+            || hh > 23
+            || mm > 59
+            || ss > 59
+        {
+            return Err(bad());
+        }
+        Ok(WarcDate {
+            secs: days_from_civil(y, m, d) * 86_400 + hh * 3600 + mm * 60 + ss,
+        })
+    }
+
+    /// The date and time of day: (year, month, day, hour, minute, second),
+    /// and the day of the week (0 for Sunday).
+    fn parts(self) -> ((i64, i64, i64, i64, i64, i64), usize) {
+        let days = self.secs.div_euclid(86_400);
+        let rest = self.secs.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(days);
+        // 1970-01-01 was a Thursday.
+        let weekday = usize::try_from((days + 4).rem_euclid(7)).unwrap_or(0);
+        ((y, m, d, rest / 3600, rest / 60 % 60, rest % 60), weekday)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ssZ`, as `WARC-Date` is written.
+    pub fn iso(self) -> String {
+        let ((y, m, d, hh, mm, ss), _) = self.parts();
+        format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z")
+    }
+
+    /// RFC 9110's IMF-fixdate (`Fri, 26 Apr 2024 04:32:32 GMT`), as
+    /// Common Crawl writes `Extracted-Date`.
+    pub fn http(self) -> String {
+        const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+        const MONTHS: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let ((y, m, d, hh, mm, ss), weekday) = self.parts();
+        let month = usize::try_from(m - 1).map_or("Jan", |i| MONTHS[i.min(11)]);
+        format!(
+            "{}, {d:02} {month} {y:04} {hh:02}:{mm:02}:{ss:02} GMT",
+            DAYS[weekday.min(6)]
+        )
+    }
+}
+
+fn is_leap(y: i64) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a date of the proleptic Gregorian calendar
+/// (Howard Hinnant's `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date of a day counted from 1970-01-01 (`civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The RFC 4122 name-based UUID (version 5: SHA-1) of `name` in
+/// `namespace`, as `<urn:uuid:…>`.
+pub fn uuid_v5_urn(namespace: &[u8; 16], name: &[u8]) -> String {
+    let hash = Sha1::new()
+        .chain_update(namespace)
+        .chain_update(name)
+        .finalize();
+    let mut u = [0u8; 16];
+    u.copy_from_slice(&hash[..16]);
+    u[6] = (u[6] & 0x0f) | 0x50;
+    u[8] = (u[8] & 0x3f) | 0x80;
+    let mut out = String::with_capacity(47);
+    out.push_str("<urn:uuid:");
+    for (i, b) in u.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            out.push('-');
+        }
+        out.push_str(&format!("{b:02x}"));
+    }
+    out.push('>');
+    out
+}
+
+/// What was extracted, in words: `whole page, plain text`, `main
+/// content, Markdown with links`, … (the warcinfo's `extraction` field,
+/// and part of every conversion record's id: changing a wording changes
+/// the ids).
+pub fn extraction(o: &Options) -> String {
+    let what = if o.main_content {
+        "main content"
+    } else {
+        "whole page"
+    };
+    let form = match o.format {
+        Format::Text => "plain text",
+        Format::Markdown if o.links => "Markdown with links",
+        Format::Markdown => "Markdown",
+    };
+    format!("{what}, {form}")
+}
+
+/// A `file:` URL for a local path (made absolute against the working
+/// folder): the target of an HTML file's record when no URL was given.
+pub fn file_url(path: &std::path::Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let mut url = String::from("file://");
+    let text = abs.to_string_lossy().replace('\\', "/");
+    if !text.starts_with('/') {
+        url.push('/');
+    }
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
+}
+
+/// One page's conversion record, as [`Wet::conversion`] writes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Conversion<'a> {
+    /// `WARC-Target-URI` (none only for a record that had none).
+    pub target_uri: Option<&'a str>,
+    /// The response's `WARC-Date` (the run's date when it has none).
+    pub date: Option<&'a str>,
+    /// The response's `WARC-Record-ID`, for `WARC-Refers-To`.
+    pub refers_to: Option<&'a str>,
+    /// What names the page for its record id: its response's record id,
+    /// or (a record without one, an HTML file) its URL, date and payload
+    /// digest.
+    pub identity: &'a str,
+    /// The detected language (ISO 639-3).
+    pub language: Option<&'a str>,
+    /// The page's title.
+    pub title: Option<&'a str>,
+    /// The page's text.
+    pub text: &'a str,
+}
+
+/// How the WET file is written: its options and date.
+#[derive(Debug, Clone)]
+pub struct Wet {
+    /// One gzip member per record (else plain records).
+    pub gzip: bool,
+    /// The warcinfo's date, and that of records without one.
+    pub date: WarcDate,
+    /// The extraction's options.
+    pub options: Options,
+    /// The records taken, in words (the warcinfo's `records` field).
+    pub records: &'static str,
+    /// [`extraction`] of the options.
+    extraction: String,
+}
+
+impl Wet {
+    /// A WET writer for text extracted with `options` on `date`.
+    pub fn new(options: Options, gzip: bool, date: WarcDate, records: &'static str) -> Wet {
+        Wet {
+            gzip,
+            date,
+            options,
+            records,
+            extraction: extraction(&options),
+        }
+    }
+
+    /// The `Content-Type` of conversion records.
+    fn content_type(&self) -> &'static str {
+        match self.options.format {
+            Format::Text => "text/plain",
+            Format::Markdown => "text/markdown",
+        }
+    }
+
+    /// The warcinfo record that starts the file (`filename`: the file's
+    /// name, for `WARC-Filename`).
+    pub fn warcinfo(&self, filename: Option<&str>) -> io::Result<Vec<u8>> {
+        let fields = [
+            (
+                "Software-Info",
+                format!("spinneret {}", env!("CARGO_PKG_VERSION")),
+            ),
+            ("Extracted-Date", self.date.http()),
+            ("format", "WARC File Format 1.0".to_owned()),
+            ("conformsTo", CONFORMS_TO.to_owned()),
+            ("extraction", self.extraction.clone()),
+            ("records", self.records.to_owned()),
+        ];
+        let mut block = String::new();
+        for (name, value) in &fields {
+            block.push_str(name);
+            block.push_str(": ");
+            block.push_str(&clean(value));
+            block.push_str("\r\n");
+        }
+        let date = self.date.iso();
+        // Its id is named by all it holds: the same run, the same id.
+        let name = format!(
+            "urn:spinneret:text:warcinfo:{}\n{date}\n{block}",
+            filename.unwrap_or("")
+        );
+        let id = uuid_v5_urn(&NAMESPACE_URL, name.as_bytes());
+        let mut headers = vec![("WARC-Type", "warcinfo"), ("WARC-Date", &date)];
+        if let Some(f) = filename {
+            headers.push(("WARC-Filename", f));
+        }
+        headers.push(("WARC-Record-ID", &id));
+        headers.push(("Content-Type", "application/warc-fields"));
+        self.record(&headers, block.as_bytes())
+    }
+
+    /// A page's conversion record.
+    ///
+    /// Its id is the version-5 UUID of
+    /// `urn:spinneret:text:conversion:EXTRACTION\nIDENTITY`: re-running
+    /// the same extraction over the same records gives the same ids, and
+    /// another extraction of the same record (main content, Markdown)
+    /// another id.
+    pub fn conversion(&self, c: &Conversion<'_>) -> io::Result<Vec<u8>> {
+        let mut block = String::with_capacity(c.text.len() + 128);
+        if let Some(title) = c.title.filter(|t| !t.is_empty()) {
+            block.push_str(&clean(title));
+            block.push('\n');
+        }
+        if !c.text.is_empty() {
+            block.push_str(c.text);
+            block.push('\n');
+        }
+        let name = format!(
+            "urn:spinneret:text:conversion:{}\n{}",
+            self.extraction, c.identity
+        );
+        let id = uuid_v5_urn(&NAMESPACE_URL, name.as_bytes());
+        let run_date = self.date.iso();
+        let digest = spinneret_index::entry::sha1_base32(block.as_bytes());
+        let mut headers = vec![("WARC-Type", "conversion")];
+        if let Some(t) = c.target_uri {
+            headers.push(("WARC-Target-URI", t));
+        }
+        headers.push(("WARC-Date", c.date.unwrap_or(&run_date)));
+        headers.push(("WARC-Record-ID", &id));
+        if let Some(r) = c.refers_to {
+            headers.push(("WARC-Refers-To", r));
+        }
+        headers.push(("WARC-Block-Digest", &digest));
+        if let Some(l) = c.language {
+            headers.push(("WARC-Identified-Content-Language", l));
+        }
+        headers.push(("Content-Type", self.content_type()));
+        self.record(&headers, block.as_bytes())
+    }
+
+    /// A record of `headers` (then `Content-Length`) and `block`, ended
+    /// by CRLF CRLF; gzipped as a member of its own when the file is.
+    fn record(&self, headers: &[(&str, &str)], block: &[u8]) -> io::Result<Vec<u8>> {
+        let mut head = String::with_capacity(512);
+        head.push_str(VERSION);
+        head.push_str("\r\n");
+        for (name, value) in headers {
+            head.push_str(name);
+            head.push_str(": ");
+            head.push_str(&clean(value));
+            head.push_str("\r\n");
+        }
+        head.push_str(&format!("Content-Length: {}\r\n\r\n", block.len()));
+        if !self.gzip {
+            let mut out = Vec::with_capacity(head.len() + block.len() + 4);
+            out.extend_from_slice(head.as_bytes());
+            out.extend_from_slice(block);
+            out.extend_from_slice(b"\r\n\r\n");
+            return Ok(out);
+        }
+        // The default level, as Common Crawl's files; no file name and a
+        // zero mtime in the member's header, so the bytes are the same
+        // on every run.
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::with_capacity((head.len() + block.len()) / 3 + 64),
+            flate2::Compression::default(),
+        );
+        gz.write_all(head.as_bytes())?;
+        gz.write_all(block)?;
+        gz.write_all(b"\r\n\r\n")?;
+        gz.finish()
+    }
+}
+
+/// `value` without line breaks (each CR or LF a space): a header value
+/// or a field line cannot hold one.
+fn clean(value: &str) -> std::borrow::Cow<'_, str> {
+    if value.contains(['\r', '\n']) {
+        value.replace(['\r', '\n'], " ").into()
+    } else {
+        value.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuid_v5_of_rfc_examples() {
+        // RFC 4122's DNS namespace and Python's uuid.uuid5(NAMESPACE_DNS,
+        // "python.org").
+        let dns = [
+            0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4,
+            0x30, 0xc8,
+        ];
+        assert_eq!(
+            uuid_v5_urn(&dns, b"python.org"),
+            "<urn:uuid:886313e1-3b8a-5372-9b90-0c9aee199e5d>"
+        );
+        // uuid.uuid5(NAMESPACE_URL, "http://example.com/").
+        assert_eq!(
+            uuid_v5_urn(&NAMESPACE_URL, b"http://example.com/"),
+            "<urn:uuid:0a300ee9-f9e4-5697-a51a-efc7fafaba67>"
+        );
+    }
+
+    #[test]
+    fn dates_parse_and_print() {
+        let d = WarcDate::parse("2024-04-26T04:32:32Z").unwrap();
+        assert_eq!(d.iso(), "2024-04-26T04:32:32Z");
+        assert_eq!(d.http(), "Fri, 26 Apr 2024 04:32:32 GMT");
+        let epoch = WarcDate::parse("1970-01-01T00:00:00Z").unwrap();
+        assert_eq!(epoch.secs, 0);
+        assert_eq!(epoch.http(), "Thu, 01 Jan 1970 00:00:00 GMT");
+        let leap = WarcDate::parse("2000-02-29T23:59:59Z").unwrap();
+        assert_eq!(leap.http(), "Tue, 29 Feb 2000 23:59:59 GMT");
+        assert_eq!(
+            WarcDate::parse("1969-12-31T23:59:59Z").unwrap().iso(),
+            "1969-12-31T23:59:59Z"
+        );
+        for bad in [
+            "",
+            "2024-04-26",
+            "2024-04-26T04:32:32",
+            "2024-04-26 04:32:32Z",
+            "2023-02-29T00:00:00Z",
+            "2024-13-01T00:00:00Z",
+            "2024-00-01T00:00:00Z",
+            "2024-04-31T00:00:00Z",
+            "2024-04-26T24:00:00Z",
+            "2024-04-26T04:60:00Z",
+            "2024-04-26T04:32:60Z",
+            "+024-04-26T04:32:32Z",
+            "２024-04-26T04:32:32Z",
+        ] {
+            assert!(WarcDate::parse(bad).is_err(), "{bad:?}");
+        }
+        // Every day of four centuries round-trips.
+        let mut day = days_from_civil(1900, 1, 1);
+        let end = days_from_civil(2300, 1, 1);
+        while day < end {
+            let (y, m, d) = civil_from_days(day);
+            assert_eq!(days_from_civil(y, m, d), day);
+            let text = WarcDate { secs: day * 86_400 }.iso();
+            assert_eq!(WarcDate::parse(&text).unwrap().secs, day * 86_400);
+            day += 1;
+        }
+        let now = WarcDate::now();
+        assert_eq!(WarcDate::parse(&now.iso()), Ok(now));
+    }
+
+    fn wet(options: Options, gzip: bool) -> Wet {
+        let date = WarcDate::parse("2026-01-02T03:04:05Z").unwrap();
+        Wet::new(options, gzip, date, "test")
+    }
+
+    #[test]
+    fn a_conversion_record_byte_for_byte() {
+        let w = wet(Options::default(), false);
+        let c = Conversion {
+            target_uri: Some("https://a.example/"),
+            date: Some("2025-05-05T05:05:05Z"),
+            refers_to: Some("<urn:uuid:1>"),
+            identity: "<urn:uuid:1>",
+            language: Some("eng"),
+            title: Some("A title"),
+            text: "Hello\n\nworld",
+        };
+        let rec = String::from_utf8(w.conversion(&c).unwrap()).unwrap();
+        let block = "A title\nHello\n\nworld\n";
+        let id = uuid_v5_urn(
+            &NAMESPACE_URL,
+            b"urn:spinneret:text:conversion:whole page, plain text\n<urn:uuid:1>",
+        );
+        let want = format!(
+            "WARC/1.0\r\nWARC-Type: conversion\r\nWARC-Target-URI: https://a.example/\r\n\
+             WARC-Date: 2025-05-05T05:05:05Z\r\nWARC-Record-ID: {id}\r\n\
+             WARC-Refers-To: <urn:uuid:1>\r\nWARC-Block-Digest: {}\r\n\
+             WARC-Identified-Content-Language: eng\r\nContent-Type: text/plain\r\n\
+             Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+            spinneret_index::entry::sha1_base32(block.as_bytes()),
+            block.len()
+        );
+        assert_eq!(rec, want);
+        // Another extraction of the same record: another id; no title,
+        // language or text: none of their lines, an empty block.
+        let md = wet(
+            Options {
+                main_content: true,
+                format: Format::Markdown,
+                links: false,
+            },
+            false,
+        );
+        let bare = Conversion {
+            language: None,
+            title: None,
+            text: "",
+            refers_to: None,
+            date: None,
+            ..c
+        };
+        let rec = String::from_utf8(md.conversion(&bare).unwrap()).unwrap();
+        assert!(!rec.contains(&id));
+        assert!(rec.contains("WARC-Date: 2026-01-02T03:04:05Z\r\n"), "{rec}");
+        assert!(rec.contains("Content-Type: text/markdown\r\n"), "{rec}");
+        assert!(rec.ends_with("Content-Length: 0\r\n\r\n\r\n\r\n"), "{rec}");
+        assert!(!rec.contains("Refers-To") && !rec.contains("Language"));
+    }
+
+    #[test]
+    fn records_gzip_as_members_of_their_own() {
+        use std::io::Read;
+        let plain = wet(Options::default(), false);
+        let gz = wet(Options::default(), true);
+        let info = plain.warcinfo(Some("x.warc.wet.gz")).unwrap();
+        let text = String::from_utf8(info.clone()).unwrap();
+        assert!(text.starts_with(
+            "WARC/1.0\r\nWARC-Type: warcinfo\r\nWARC-Date: 2026-01-02T03:04:05Z\r\n\
+             WARC-Filename: x.warc.wet.gz\r\nWARC-Record-ID: <urn:uuid:"
+        ));
+        assert!(text.contains("\r\nExtracted-Date: Fri, 02 Jan 2026 03:04:05 GMT\r\n"));
+        assert_eq!(info, plain.warcinfo(Some("x.warc.wet.gz")).unwrap());
+        let member = gz.warcinfo(Some("x.warc.wet.gz")).unwrap();
+        assert_eq!(&member[..2], &[0x1f, 0x8b]);
+        let mut back = Vec::new();
+        flate2::read::GzDecoder::new(&member[..])
+            .read_to_end(&mut back)
+            .unwrap();
+        assert_eq!(back, info);
+        // Deterministic bytes, line breaks kept out of headers.
+        let c = Conversion {
+            target_uri: Some("https://a.example/\r\nX: y"),
+            date: None,
+            refers_to: None,
+            identity: "x",
+            language: None,
+            title: Some("T\nU"),
+            text: "body",
+        };
+        assert_eq!(gz.conversion(&c).unwrap(), gz.conversion(&c).unwrap());
+        let rec = String::from_utf8(plain.conversion(&c).unwrap()).unwrap();
+        assert!(rec.contains("WARC-Target-URI: https://a.example/  X: y\r\n"));
+        assert!(rec.contains("\r\n\r\nT U\nbody\n\r\n\r\n"));
+    }
+
+    #[test]
+    fn file_urls_escape_what_a_url_cannot_hold() {
+        let u = file_url(std::path::Path::new("/tmp/a b#c?d%.html"));
+        assert_eq!(u, "file:///tmp/a%20b%23c%3Fd%25.html");
+        assert!(file_url(std::path::Path::new("rel.html")).starts_with("file:///"));
+    }
+}
