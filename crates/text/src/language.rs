@@ -48,7 +48,7 @@ pub struct DetectedLanguage {
     pub reliable: bool,
 }
 
-/// Detects the language of `text` (2 KiB of it: see [`sample`]); `None` when the
+/// Detects the language of `text` (2 KiB from its middle); `None` when the
 /// text has no letters to tell by.
 ///
 /// ```

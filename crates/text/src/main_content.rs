@@ -15,9 +15,9 @@
 //! (`<article>`, `itemprop=articleBody`, `entry-content`…) and falls back
 //! to the others when that fails. Here, on `spinneret-html`'s DOM:
 //!
-//! 1. **Counts** ([`crate::stats`]): one walk gives every node its visible
+//! 1. **Counts** (`stats.rs`): one walk gives every node its visible
 //!    characters, link characters, commas and sentence ends.
-//! 2. **Boilerplate marks** ([`crate::hints`]): `nav`, `aside`, `footer`,
+//! 2. **Boilerplate marks** (`hints.rs`): `nav`, `aside`, `footer`,
 //!    ARIA landmarks other than `main`, hidden elements, and `class`/`id`
 //!    words of menus, sidebars, comments, share bars, cookie banners,
 //!    newsletters, related links and ads. A marked subtree takes no part
