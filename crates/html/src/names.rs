@@ -254,6 +254,8 @@ pub enum LocalName {
     Section,
     /// `select`
     Select,
+    /// `selectedcontent`
+    Selectedcontent,
     /// `slot`
     Slot,
     /// `small`
@@ -653,6 +655,7 @@ impl LocalName {
             LocalName::Search => "search",
             LocalName::Section => "section",
             LocalName::Select => "select",
+            LocalName::Selectedcontent => "selectedcontent",
             LocalName::Slot => "slot",
             LocalName::Small => "small",
             LocalName::Source => "source",
@@ -919,6 +922,7 @@ impl LocalName {
             b"search" => LocalName::Search,
             b"section" => LocalName::Section,
             b"select" => LocalName::Select,
+            b"selectedcontent" => LocalName::Selectedcontent,
             b"slot" => LocalName::Slot,
             b"small" => LocalName::Small,
             b"source" => LocalName::Source,
@@ -1182,6 +1186,7 @@ impl LocalName {
         LocalName::Search,
         LocalName::Section,
         LocalName::Select,
+        LocalName::Selectedcontent,
         LocalName::Slot,
         LocalName::Small,
         LocalName::Source,

@@ -27,6 +27,8 @@ mod html5lib_tree;
 mod huge_input;
 #[path = "parallel.rs"]
 mod parallel;
+#[path = "selectedcontent.rs"]
+mod selectedcontent;
 #[path = "simulator.rs"]
 mod simulator;
 #[path = "streaming.rs"]

@@ -81,6 +81,35 @@ fn floods() -> Vec<Flood> {
             build: |n| "<div>".repeat(n),
         },
         Flood {
+            name: "selectedcontent + (<option selected>x) × n (a clone per option)",
+            n: 200_000,
+            build: |n| {
+                "<select><button><selectedcontent></button>".to_owned()
+                    + &"<option selected>x<b>y</b>".repeat(n)
+            },
+        },
+        Flood {
+            name: "selectedcontent, <select> + (<span><option selected>x</option>) × n (deep options)",
+            n: 200_000,
+            build: |n| {
+                "<selectedcontent></selectedcontent><select>".to_owned()
+                    + &"<span><option selected>x</option>".repeat(n)
+            },
+        },
+        Flood {
+            name: "(<select><button><selectedcontent></button><option>x</select>) × n",
+            n: 100_000,
+            build: |n| "<select><button><selectedcontent></button><option>x</select>".repeat(n),
+        },
+        Flood {
+            name: "selectedcontent + (<b><option selected>x<p>y</b>) × n (moves between options)",
+            n: 100_000,
+            build: |n| {
+                "<select><button><selectedcontent></button>".to_owned()
+                    + &"<b><option selected>x<p>y</b>".repeat(n)
+            },
+        },
+        Flood {
             name: "a million nested <span>",
             n: 1_000_000,
             build: |n| "<span>".repeat(n),

@@ -9,7 +9,7 @@ del desc details dfn dialog dir div dl dt em embed fieldset figcaption figure fo
 form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins isindex kbd
 keygen label legend li link listing main malignmark map mark marquee math menu menuitem meta meter mglyph
 mi mn mo ms mtext nav nobr noembed noframes noscript object ol optgroup option output p param picture
-plaintext pre progress q rb rp rt rtc ruby s samp script search section select slot small source span
+plaintext pre progress q rb rp rt rtc ruby s samp script search section select selectedcontent slot small source span
 strike strong style sub summary sup svg table tbody td template textarea tfoot th thead time title tr
 track tt u ul use var video wbr xmp""".split()
 ATTRS = """accept-charset accesskey action align alt as async autocomplete autofocus background bgcolor

@@ -5,6 +5,7 @@
 //! `next` agree. Names not interned as [`LocalName`]s are stored once per
 //! document (the table is kept in a map while building).
 
+use super::select::SelectTracker;
 use super::{Attr, Data, DoctypeData, Document, Element, NONE, NodeId};
 use crate::error::ParseError;
 use crate::namespace::{AttrNamespace, Namespace};
@@ -19,6 +20,8 @@ pub(crate) struct DomSink {
     /// The seeded hasher of attribute fingerprints (seeded, so that a
     /// page cannot be made of colliding attribute sets).
     fingerprints: foldhash::fast::RandomState,
+    /// The customizable select's `selectedcontent` steps (`select.rs`).
+    select: SelectTracker,
 }
 
 impl DomSink {
@@ -28,6 +31,7 @@ impl DomSink {
         DomSink {
             doc: Document::with_root(source, fragment),
             fingerprints: foldhash::fast::RandomState::default(),
+            select: SelectTracker::default(),
         }
     }
 
@@ -143,9 +147,12 @@ impl TreeSink for DomSink {
             attrs_start,
             attrs_len,
         }));
-        if name.ns == Namespace::Html && name.local == crate::LocalName::Template {
-            let contents = self.doc.new_node(Data::Fragment);
-            self.doc.templates.insert(id, contents);
+        if name.ns == Namespace::Html {
+            if name.local == crate::LocalName::Template {
+                let contents = self.doc.new_node(Data::Fragment);
+                self.doc.templates.insert(id, contents);
+            }
+            self.select.created(id, name_id);
         }
         NodeId(id)
     }
@@ -203,10 +210,12 @@ impl TreeSink for DomSink {
     }
 
     fn detach(&mut self, node: NodeId) {
+        self.select.moved();
         self.doc.unlink(node.0);
     }
 
     fn reparent_children(&mut self, from: NodeId, to: NodeId) {
+        self.select.moved();
         let mut child = self.doc.nodes[from.index()].first;
         while child != NONE {
             let next = self.doc.nodes[child as usize].next;
@@ -307,5 +316,9 @@ impl TreeSink for DomSink {
 
     fn set_quirks_mode(&mut self, mode: QuirksMode) {
         self.doc.quirks_mode = mode;
+    }
+
+    fn option_popped(&mut self, option: NodeId) {
+        self.select.option_popped(&mut self.doc, option.0);
     }
 }

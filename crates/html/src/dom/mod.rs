@@ -34,6 +34,7 @@ mod adopt;
 mod build;
 mod dump;
 mod edit;
+mod select;
 mod serialize;
 mod text;
 mod visible_text;

@@ -88,6 +88,15 @@ impl TextStore {
         }
     }
 
+    /// A copy of the text `owned[index]` that does not change when it
+    /// grows (for a cloned text node).
+    pub fn owned_copy(&mut self, index: u32) -> TextRef {
+        let text = std::mem::take(&mut self.owned[index as usize]);
+        let copy = self.add_copy(&text);
+        self.owned[index as usize] = text;
+        copy
+    }
+
     /// Appends `text` to the text `t` refers to, returning the new
     /// reference.
     pub fn append(&mut self, t: TextRef, text: TokenText<'_>) -> TextRef {

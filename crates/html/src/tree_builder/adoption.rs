@@ -14,6 +14,8 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// Runs the adoption agency algorithm for an end tag `subject`.
     /// Returns true when the caller must act as for "any other end tag".
     pub(crate) fn adoption_agency(&mut self, subject: LocalName) -> bool {
+        // It moves nodes: the sink sees the options popped so far first.
+        self.report_popped_options();
         // Step 2: the current node is the subject and not a formatting
         // element in the list: pop it.
         if let Some(current) = self.current()

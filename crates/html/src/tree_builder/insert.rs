@@ -31,6 +31,9 @@ impl<S: TreeSink> TreeBuilder<S> {
         &mut self,
         override_target: Option<usize>,
     ) -> InsertAt<S::Handle> {
+        // The tree is about to change: the sink sees the options popped
+        // so far first, as if at the moment each was popped.
+        self.report_popped_options();
         if !self.state.foster_parenting
             && let Some(target_index) = override_target.or(self.state.open.len().checked_sub(1))
         {

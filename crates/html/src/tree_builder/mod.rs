@@ -37,7 +37,10 @@
 //! The standard's select parsing: html5lib-tests and browsers follow the
 //! 2025 revision in which `select` content is parsed by the in body rules
 //! (the `in select` and `in select in table` modes no longer exist), and
-//! `select` is part of the default scope.
+//! `select` is part of the default scope. The customizable select's
+//! `<selectedcontent>` is the sink's to fill: the builder reports each
+//! `option` it pops ([`TreeSink::option_popped`]), before the tree
+//! changes again.
 
 mod adoption;
 mod after;
@@ -450,6 +453,7 @@ impl<S: TreeSink> TreeBuilder<S> {
     /// each token, and after anything else that changes the stack of open
     /// elements between tokens: the dispatcher reads it first).
     pub(crate) fn after_token(&mut self) {
+        self.report_popped_options();
         self.control.foreign = self
             .adjusted_current_node()
             .is_some_and(|e| e.ns != Namespace::Html);

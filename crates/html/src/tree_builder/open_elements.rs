@@ -93,6 +93,13 @@ pub struct OpenElements<H> {
     specials: Vec<u32>,
     /// Positions of the special elements but `address`, `div` and `p`.
     list_item_stops: Vec<u32>,
+    /// The HTML `option` elements popped since the tree builder last
+    /// handed them to its sink ([`TreeSink::option_popped`]): it does so
+    /// before the tree changes again, and always before the token ends,
+    /// so between tokens this is empty.
+    ///
+    /// [`TreeSink::option_popped`]: crate::TreeSink::option_popped
+    pub(crate) popped_options: Vec<H>,
 }
 
 impl<H> Default for OpenElements<H> {
@@ -104,6 +111,7 @@ impl<H> Default for OpenElements<H> {
             boundaries: Vec::new(),
             specials: Vec::new(),
             list_item_stops: Vec::new(),
+            popped_options: Vec::new(),
         }
     }
 }
@@ -134,6 +142,8 @@ const SPECIAL: u8 = 2;
 /// Category bits: special, and not `address`, `div` or `p` (stops the
 /// `li` walk).
 const STOP: u8 = 4;
+/// Category bits: an HTML `option` (its popping is reported to the sink).
+const OPTION: u8 = 8;
 
 /// The categories of the HTML elements, by [`LocalName`] index.
 static HTML_CATEGORIES: [u8; LocalName::ALL.len()] = {
@@ -144,6 +154,9 @@ static HTML_CATEGORIES: [u8; LocalName::ALL.len()] = {
         let mut bits = 0;
         if bounds_default_scope_html(name) {
             bits |= BOUNDARY;
+        }
+        if matches!(name, LocalName::Option) {
+            bits |= OPTION;
         }
         if is_special_html(name) {
             bits |= SPECIAL;
@@ -453,6 +466,9 @@ impl<H: Copy> OpenElements<H> {
             }
             if bits & STOP != 0 {
                 self.list_item_stops.pop();
+            }
+            if bits & OPTION != 0 {
+                self.popped_options.push(self.items[slot].node);
             }
         }
         let open = self.items.pop();

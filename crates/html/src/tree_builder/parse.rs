@@ -402,6 +402,7 @@ pub(crate) fn process_eof<S: TreeSink>(builder: &mut TreeBuilder<S>, offset: usi
     let errors = builder.error_count();
     builder.control.switch_to = None;
     builder.process(Tok::Eof);
+    builder.report_options_open_at_end();
     builder.place_errors(errors, offset);
 }
 

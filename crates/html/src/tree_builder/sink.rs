@@ -237,4 +237,20 @@ pub trait TreeSink {
 
     /// Sets the document's quirks mode.
     fn set_quirks_mode(&mut self, mode: QuirksMode);
+
+    /// The tree builder popped the HTML `option` element `option` off the
+    /// stack of open elements (at its end tag, an implied end, or the end
+    /// of the input, where *stop parsing* pops every open element): the
+    /// moment the HTML Standard runs *maybe clone an option into
+    /// selectedcontent*, which copies the selected option's children into
+    /// its `select`'s `<selectedcontent>` (the customizable select). It
+    /// is called before the tree changes again, so the sink sees the tree
+    /// as it was at the pop.
+    ///
+    /// The default does nothing (a tree without that behaviour); the
+    /// DOM's sink runs the algorithm ([`Document`](crate::Document)'s
+    /// `selectedcontent` rules are in its module doc).
+    fn option_popped(&mut self, option: Self::Handle) {
+        let _ = option;
+    }
 }

@@ -46,6 +46,43 @@ impl<S: TreeSink> TreeBuilder<S> {
             .is_some_and(|t| open.in_scope_at(t, scope))
     }
 
+    /// Hands the HTML `option` elements popped since the last call to the
+    /// sink ([`TreeSink::option_popped`]), in the order they were popped.
+    /// The tree builder calls it before it changes the tree again and at
+    /// the end of each token: to the sink, each option was reported at
+    /// the moment it was popped.
+    #[inline(always)]
+    pub(crate) fn report_popped_options(&mut self) {
+        if !self.state.open.popped_options.is_empty() {
+            self.report_popped_options_now();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_popped_options_now(&mut self) {
+        let mut popped = std::mem::take(&mut self.state.open.popped_options);
+        for &option in &popped {
+            self.sink.option_popped(option);
+        }
+        popped.clear();
+        self.state.open.popped_options = popped;
+    }
+
+    /// *Stop parsing*'s "pop all the nodes off the stack of open
+    /// elements", as the sink sees it: every open `option` is reported
+    /// popped, from the top down. The stack itself stays as it is, for
+    /// the caller to read.
+    pub(crate) fn report_options_open_at_end(&mut self) {
+        self.report_popped_options();
+        for i in (0..self.state.open.len()).rev() {
+            let open = self.state.open[i];
+            if open.is_html(LocalName::Option) {
+                self.sink.option_popped(open.node);
+            }
+        }
+    }
+
     /// Pops the current node.
     pub(crate) fn pop(&mut self) -> Option<Open<S::Handle>> {
         self.state.open.pop()
