@@ -17,6 +17,9 @@
 //! - `hpar` ([`hpar_bench`]): one document parsed on several threads,
 //!   against the sequential parser and html5ever, with what became of the
 //!   speculation.
+//! - `hpar-cli` ([`hpar_cli`]): the whole `spinneret tree` process on
+//!   one document of 16–64 MB, `--threads 2` against `--threads 1`, per
+//!   output format.
 //! - `index` ([`index_bench`]): `spinneret index` and `check`, whole
 //!   process, against cdxj-indexer, warcio and FastWARC.
 //! - `text` ([`text_bench`]): pages' readable text, whole page and main
@@ -43,6 +46,7 @@
 //! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench tree [--quick]
 //! spinneret-bench hpar [--quick]
+//! spinneret-bench hpar-cli [--quick] [--repeat K]
 //! spinneret-bench index [--quick] [--repeat K]
 //! spinneret-bench index-memory [--repeat K]
 //! spinneret-bench text [--quick] [--repeat K]
@@ -65,6 +69,7 @@ mod alloc_count;
 mod canon_bench;
 mod encoding_bench;
 mod hpar_bench;
+mod hpar_cli;
 mod index_bench;
 mod pages;
 mod pipeline_bench;
@@ -99,6 +104,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench canon [--quick]\n\
          \x20      spinneret-bench tree [--quick]\n\
          \x20      spinneret-bench hpar [--quick]\n\
+         \x20      spinneret-bench hpar-cli [--quick] [--repeat K]\n\
          \x20      spinneret-bench index [--quick] [--repeat K]\n\
          \x20      spinneret-bench index-memory [--repeat K]\n\
          \x20      spinneret-bench text [--quick] [--repeat K]\n\
@@ -172,7 +178,8 @@ fn main() -> ExitCode {
         ["text"] => text_bench::run(quick, repeat),
         ["tree"] => tree_bench::run(plan, quick),
         ["hpar"] => hpar_bench::run(plan, quick),
-        // `--repeat` belongs to `pipeline`, `index` and `text` alone.
+        ["hpar-cli"] => hpar_cli::run(repeat.unwrap_or(5) as usize, quick),
+        // `--repeat` belongs to `pipeline`, `index`, `text` and `hpar-cli` alone.
         _ if repeat.is_some() => return usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.
         ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {

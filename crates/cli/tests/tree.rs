@@ -214,13 +214,24 @@ fn threads_give_the_same_tree() {
     }
     let path = file("threads.html", &page);
     let path = path.to_str().unwrap();
-    let sequential = stdout(tree(&["--threads", "1", path], b""));
-    assert!(sequential.contains("caf\u{e9}"));
-    for threads in ["2", "3", "8"] {
+    // Every output format of the parallel tree.
+    for format in ["dump", "html", "text"] {
+        let sequential = stdout(tree(&["--format", format, "--threads", "1", path], b""));
+        // The title (in the dump and the HTML) is windows-1252's café.
         assert!(
-            stdout(tree(&["--threads", threads, path], b"")) == sequential,
-            "{threads} threads"
+            format == "text" || sequential.contains("caf\u{e9}"),
+            "{format}"
+        );
+        assert!(sequential.len() > 100_000, "{format}");
+        for threads in ["2", "3", "8"] {
+            assert!(
+                stdout(tree(&["--format", format, "--threads", threads, path], b"")) == sequential,
+                "{format}: {threads} threads"
+            );
+        }
+        assert!(
+            stdout(tree(&["--format", format, path], b"")) == sequential,
+            "{format}: default threads"
         );
     }
-    assert!(stdout(tree(&[path], b"")) == sequential, "default threads");
 }

@@ -57,7 +57,9 @@ mod phrases;
 mod stats;
 
 use spinneret_encoding::{Policy, Sniffer};
-use spinneret_html::{Document, NodeRef, ParseOptions, VisibleTextOptions, parse_bytes};
+use spinneret_html::{
+    Document, NodeRef, ParallelOptions, ParseOptions, VisibleTextOptions, parse_bytes_parallel,
+};
 
 pub use language::DetectedLanguage;
 pub use metadata::Metadata;
@@ -145,7 +147,11 @@ pub fn extract_page(page: &Page<'_>, options: &Options) -> Extraction {
     if let Some(ct) = page.content_type {
         sniffer = sniffer.content_type(ct);
     }
-    let (doc, det) = parse_bytes(page.bytes, &sniffer, &ParseOptions::default());
+    // A large page is parsed on rayon's current pool (the same tree; a
+    // page under 128 KiB on this thread alone).
+    let parallel = ParallelOptions::default();
+    let (doc, det) =
+        parse_bytes_parallel(page.bytes, &sniffer, &ParseOptions::default(), &parallel);
     let mut extraction = extract_document(&doc, page.url, page.content_language, options);
     extraction.encoding = det.encoding.name();
     extraction
