@@ -1,7 +1,7 @@
 //! `spinneret-bench hpar-cli`: what a user sees of parallel parsing — the
 //! whole `spinneret tree` process on one large document, `--threads 2`
-//! against `--threads 1`, for each output format (issue 43's
-//! whole-process figure).
+//! against `--threads 1`, for each output format, and `spinneret text
+//! --html` on it (issue 43's whole-process figures).
 //!
 //! The documents are corpus pages one after another (as `hpar` makes
 //! them) of 16, 32 and 64 MB, written once to the scratch folder. Each
@@ -49,18 +49,30 @@ pub fn run(rounds: usize, quick: bool) {
             eprintln!("hpar-cli: {}: {e}", path.display());
             return;
         }
-        for format in ["dump", "html", "text"] {
+        let file = path.display().to_string();
+        let commands: [(&str, Vec<&str>); 4] = [
+            (
+                "tree --format dump",
+                vec!["tree", &file, "--format", "dump", "--max-size", "1G"],
+            ),
+            (
+                "tree --format html",
+                vec!["tree", &file, "--format", "html", "--max-size", "1G"],
+            ),
+            (
+                "tree --format text",
+                vec!["tree", &file, "--format", "text", "--max-size", "1G"],
+            ),
+            (
+                "text --html (whole page, JSON Lines)",
+                vec!["text", "--html", &file, "--max-record-size", "1G"],
+            ),
+        ];
+        for (label, command) in &commands {
             let args = |threads: &'static str| -> Vec<String> {
-                vec![
-                    "tree".into(),
-                    path.display().to_string(),
-                    "--format".into(),
-                    format.into(),
-                    "--threads".into(),
-                    threads.into(),
-                    "--max-size".into(),
-                    "1G".into(),
-                ]
+                let mut args: Vec<String> = command.iter().map(|a| a.to_string()).collect();
+                args.extend(["--threads".to_string(), threads.to_string()]);
+                args
             };
             let (one, two) = match alternate(&bin, &args("1"), &args("2"), rounds) {
                 Ok(best) => best,
@@ -71,7 +83,7 @@ pub fn run(rounds: usize, quick: bool) {
             };
             table.push(vec![
                 Cell::text(format!("{mb} MB of pages")),
-                Cell::text(format!("tree --format {format}")),
+                Cell::text(label.to_string()),
                 Cell::text(format!("{:.3}", one.0)),
                 Cell::text(one.1.map_or("—".into(), |c| format!("{c:.3}"))),
                 Cell::text(format!("{:.3}", two.0)),
