@@ -254,23 +254,7 @@ fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
     if quick {
         pages.drain(..pages.len().saturating_sub(1));
     }
-    let made = |bytes: usize| {
-        let mut doc = String::with_capacity(bytes + (1 << 20));
-        'fill: loop {
-            for page in &set.pages {
-                if doc.len() >= bytes {
-                    break 'fill;
-                }
-                doc.push_str(page);
-            }
-        }
-        let mut end = bytes;
-        while !doc.is_char_boundary(end) {
-            end -= 1;
-        }
-        doc.truncate(end);
-        doc
-    };
+    let made = |bytes: usize| made_document(set, bytes);
     let sizes: &[usize] = if quick {
         &[1_000_000]
     } else {
@@ -298,6 +282,26 @@ fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
         format!("<script>{}</script>", mb.replace("</", "<\\/")),
     ));
     docs
+}
+
+/// Corpus pages one after another up to `bytes`, cut at a character
+/// boundary (the HPar paper's way of making large inputs).
+pub(crate) fn made_document(set: &Pages, bytes: usize) -> String {
+    let mut doc = String::with_capacity(bytes + (1 << 20));
+    'fill: loop {
+        for page in &set.pages {
+            if doc.len() >= bytes {
+                break 'fill;
+            }
+            doc.push_str(page);
+        }
+    }
+    let mut end = bytes;
+    while !doc.is_char_boundary(end) {
+        end -= 1;
+    }
+    doc.truncate(end);
+    doc
 }
 
 /// The insertion-mode and tree-state half of the paper's Table IV: at

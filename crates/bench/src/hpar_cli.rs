@@ -14,6 +14,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use crate::hpar_bench::made_document;
 use crate::pages::Pages;
 use crate::pipeline_bench::child::{run_measured, spinneret_binary};
 use crate::table::{Cell, Column, Table};
@@ -128,23 +129,5 @@ fn alternate(
 /// Writes corpus pages one after another up to `bytes` (cut at a
 /// character boundary) to `path`.
 fn write_document(path: &PathBuf, set: &Pages, bytes: usize) -> std::io::Result<()> {
-    std::fs::write(path, made(set, bytes))
-}
-
-fn made(set: &Pages, bytes: usize) -> String {
-    let mut doc = String::with_capacity(bytes + (1 << 20));
-    'fill: loop {
-        for page in &set.pages {
-            if doc.len() >= bytes {
-                break 'fill;
-            }
-            doc.push_str(page);
-        }
-    }
-    let mut end = bytes;
-    while !doc.is_char_boundary(end) {
-        end -= 1;
-    }
-    doc.truncate(end);
-    doc
+    std::fs::write(path, made_document(set, bytes))
 }
