@@ -91,6 +91,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use spinneret_url::{HostKind, Url};
 
+use crate::calendar::{days_from_civil, days_in_month};
 use crate::entry::Entry;
 use crate::line::Range;
 
@@ -232,31 +233,6 @@ pub fn fetch_time_micros(timestamp: &str) -> Result<i64, CcError> {
     }
     let days = days_from_civil(y, mo, d);
     Ok(((days * 24 + h) * 60 + mi) * 60_000_000 + s * 1_000_000)
-}
-
-fn is_leap(y: i64) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if is_leap(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// The host columns of one URL.
