@@ -17,6 +17,8 @@
 
 use std::io;
 
+use crate::Error;
+
 mod batches;
 pub use batches::BatchWriter;
 #[cfg(feature = "parquet")]
@@ -64,4 +66,15 @@ pub enum ParquetOutError {
     /// A batch could not be built or filtered.
     #[error("arrow")]
     Arrow(#[from] arrow_schema::ArrowError),
+}
+
+/// Whether a Parquet write went out: `Ok(false)` when the output was
+/// closed (a closed pipe ends the run quietly, as for lines).
+pub(crate) fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
+    match r {
+        Ok(()) => Ok(true),
+        Err(ParquetOutError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(ParquetOutError::Io(e)) => Err(Error::Output(e)),
+        Err(e) => Err(Error::Parquet(e)),
+    }
 }

@@ -25,7 +25,7 @@
 //! order, depends only on the inputs, never on the threads or the batch
 //! size.
 
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
@@ -66,6 +66,24 @@ pub enum Flow {
     Go,
     /// Stop the run, with this status.
     Stop(Status),
+}
+
+/// `Ok(false)`: the output pipe is closed.
+pub(crate) fn write_bytes(w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]) -> Result<bool, Error> {
+    match w.write_all(bytes) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(Error::Output(e)),
+    }
+}
+
+/// `Flow::Go` while the output is open, else a stop for its closing.
+pub(crate) fn open_flow(open: bool) -> Flow {
+    if open {
+        Flow::Go
+    } else {
+        Flow::Stop(Status::OutputClosed)
+    }
 }
 
 /// What a subcommand's workers do: one item to its result, on any thread.

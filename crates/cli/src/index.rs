@@ -31,7 +31,7 @@ use spinneret_index::zipnum::{ZipNumOptions, ZipNumWriter};
 use spinneret_warc::{Content, Options};
 
 use crate::Error;
-use crate::columnar::{BatchWriter, ParquetOutError, STREAM_BATCH_BYTES, STREAM_BATCH_ROWS};
+use crate::columnar::{self, BatchWriter, STREAM_BATCH_BYTES, STREAM_BATCH_ROWS};
 use crate::driver::{self, Drive, Flow, Job, Report, Sink, Status};
 use crate::input::{self, Item};
 
@@ -275,17 +275,6 @@ enum Lines<'o> {
     Parquet(Box<(CcColumns, BatchWriter)>, &'o mut dyn Write),
 }
 
-/// Whether a Parquet write went out: `Ok(false)` when the output was
-/// closed (a closed pipe ends the run quietly, as for lines).
-fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
-    match r {
-        Ok(()) => Ok(true),
-        Err(ParquetOutError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(ParquetOutError::Io(e)) => Err(Error::Output(e)),
-        Err(e) => Err(Error::Parquet(e)),
-    }
-}
-
 struct IndexSink<'a, 'o> {
     args: &'a IndexArgs,
     lines: Lines<'o>,
@@ -344,7 +333,7 @@ impl IndexSink<'_, '_> {
             self.result.lines += 1;
             if cols.len() >= STREAM_BATCH_ROWS || cols.bytes() >= STREAM_BATCH_BYTES {
                 let batch = cols.finish().map_err(|e| Error::Parquet(e.into()))?;
-                if !parquet_written(writer.write(&batch, &mut **out))? {
+                if !columnar::parquet_written(writer.write(&batch, &mut **out))? {
                     return Ok(Flow::Stop(Status::OutputClosed));
                 }
             }
@@ -552,7 +541,7 @@ pub fn run(
                 writer.write(&batch, out)?;
                 writer.finish(out)
             })();
-            if !parquet_written(r)? {
+            if !columnar::parquet_written(r)? {
                 status = Status::OutputClosed;
             }
         }

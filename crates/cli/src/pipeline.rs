@@ -34,7 +34,7 @@ use spinneret_warc::Options;
 
 use crate::Error;
 use crate::args::{Format, LinksArgs};
-use crate::columnar::{ParquetOut, ParquetOutError};
+use crate::columnar::{self, ParquetOut, ParquetOutError};
 use crate::driver::{self, Drive, Flow, Job, Report, Sink};
 use crate::input::{self, Item, Source};
 use crate::output::{Spill, TSV_HEADER, Unique};
@@ -146,20 +146,9 @@ impl LineOut for StreamOut<'_, '_> {
             parquet.push_streamed(fields);
             self.written += 1;
             if parquet.stream_full() {
-                self.state = parquet_written(parquet.write_stream(&mut *self.w));
+                self.state = columnar::parquet_written(parquet.write_stream(&mut *self.w));
             }
         }
-    }
-}
-
-/// A Parquet write's result as a run's: `Ok(false)` once the output is
-/// closed (EPIPE).
-fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
-    match r {
-        Ok(()) => Ok(true),
-        Err(ParquetOutError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(ParquetOutError::Io(e)) => Err(Error::Output(e)),
-        Err(e) => Err(Error::Parquet(e)),
     }
 }
 
@@ -199,28 +188,10 @@ struct LinksSink<'a, 'o> {
     stats: Stats,
 }
 
-/// `Ok(false)`: the output pipe is closed.
-fn write_bytes(w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]) -> Result<bool, Error> {
-    match w.write_all(bytes) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(Error::Output(e)),
-    }
-}
-
-/// `Flow::Go` while the output is open.
-fn open_flow(open: bool) -> Flow {
-    if open {
-        Flow::Go
-    } else {
-        Flow::Stop(Status::OutputClosed)
-    }
-}
-
 impl Sink<Done> for LinksSink<'_, '_> {
     fn begin(&mut self) -> Result<Flow, Error> {
         if self.args.format == Format::Tsv {
-            return Ok(open_flow(write_bytes(
+            return Ok(driver::open_flow(driver::write_bytes(
                 &mut self.w,
                 format!("{TSV_HEADER}\n").as_bytes(),
             )?));
@@ -248,7 +219,7 @@ impl Sink<Done> for LinksSink<'_, '_> {
                 let mut open = stream.state?;
                 if open && let Some(p) = &mut self.parquet {
                     // The page's last rows.
-                    open = parquet_written(p.write_stream(&mut self.w))?;
+                    open = columnar::parquet_written(p.write_stream(&mut self.w))?;
                 }
                 let o = done.unwrap_or(Outcome {
                     record_type,
@@ -295,12 +266,12 @@ impl Sink<Done> for LinksSink<'_, '_> {
                     self.stats.links_written += rows as u64;
                     Ok(Flow::Go)
                 }
-                Err(e) => Ok(open_flow(parquet_written(Err(e))?)),
+                Err(e) => Ok(driver::open_flow(columnar::parquet_written(Err(e))?)),
             };
         }
         if !self.args.unique {
             // Every line: the page's text at once.
-            if !write_bytes(&mut self.w, o.lines.text.as_bytes())? {
+            if !driver::write_bytes(&mut self.w, o.lines.text.as_bytes())? {
                 return Ok(Flow::Stop(Status::OutputClosed));
             }
             self.stats.links_written += o.lines.ends.len() as u64;
@@ -312,7 +283,7 @@ impl Sink<Done> for LinksSink<'_, '_> {
             {
                 continue;
             }
-            if !write_bytes(&mut self.w, line.as_bytes())? {
+            if !driver::write_bytes(&mut self.w, line.as_bytes())? {
                 return Ok(Flow::Stop(Status::OutputClosed));
             }
             self.stats.links_written += 1;
@@ -382,7 +353,7 @@ pub fn run(
     stats.bytes = driven.bytes;
     if status != Status::OutputClosed
         && let Some(p) = parquet
-        && !parquet_written(p.finish(&mut w))?
+        && !columnar::parquet_written(p.finish(&mut w))?
     {
         status = Status::OutputClosed;
     }

@@ -36,7 +36,7 @@ use spinneret_warc::Record;
 
 use crate::Error;
 use crate::args::{TextArgs, TextFormat};
-use crate::columnar::{BatchWriter, ParquetOutError, STREAM_BATCH_BYTES};
+use crate::columnar::{self, BatchWriter, ParquetOutError, STREAM_BATCH_BYTES};
 use crate::driver::{self, Drive, Flow, Job, Report, Sink, Status};
 use crate::input::{self, Inputs, Item};
 use wet::{Conversion, WarcDate, Wet};
@@ -325,35 +325,6 @@ impl Job for TextJob<'_> {
     }
 }
 
-/// `Ok(false)`: the output pipe is closed.
-fn write_bytes(w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]) -> Result<bool, Error> {
-    match w.write_all(bytes) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(Error::Output(e)),
-    }
-}
-
-/// A Parquet write's result as a run's: `Ok(false)` once the output is
-/// closed (EPIPE).
-fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
-    match r {
-        Ok(()) => Ok(true),
-        Err(ParquetOutError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(ParquetOutError::Io(e)) => Err(Error::Output(e)),
-        Err(e) => Err(Error::Parquet(e)),
-    }
-}
-
-/// `Flow::Go` while the output is open.
-fn open_flow(open: bool) -> Flow {
-    if open {
-        Flow::Go
-    } else {
-        Flow::Stop(Status::OutputClosed)
-    }
-}
-
 struct TextSink<'a, 'o> {
     format: TextFormat,
     w: BufWriter<&'o mut dyn Write>,
@@ -376,14 +347,14 @@ impl TextSink<'_, '_> {
         let batch = cols
             .finish()
             .map_err(|e| Error::Parquet(ParquetOutError::Arrow(e)))?;
-        parquet_written(writer.write(&batch, &mut self.w))
+        columnar::parquet_written(writer.write(&batch, &mut self.w))
     }
 }
 
 impl Sink<Done> for TextSink<'_, '_> {
     fn begin(&mut self) -> Result<Flow, Error> {
         match self.warcinfo.take() {
-            Some(info) => Ok(open_flow(write_bytes(&mut self.w, &info)?)),
+            Some(info) => Ok(driver::open_flow(driver::write_bytes(&mut self.w, &info)?)),
             None => Ok(Flow::Go),
         }
     }
@@ -415,11 +386,11 @@ impl Sink<Done> for TextSink<'_, '_> {
             Out::Bytes(bytes) => {
                 if !first
                     && matches!(self.format, TextFormat::Text | TextFormat::Markdown)
-                    && !write_bytes(&mut self.w, PAGE_SEPARATOR)?
+                    && !driver::write_bytes(&mut self.w, PAGE_SEPARATOR)?
                 {
                     return Ok(Flow::Stop(Status::OutputClosed));
                 }
-                Ok(open_flow(write_bytes(&mut self.w, &bytes)?))
+                Ok(driver::open_flow(driver::write_bytes(&mut self.w, &bytes)?))
             }
             Out::Row(row) => {
                 let Some((cols, _)) = &mut self.parquet else {
@@ -427,7 +398,7 @@ impl Sink<Done> for TextSink<'_, '_> {
                 };
                 cols.push(&row.fields());
                 if cols.rows() >= BATCH_ROWS || cols.bytes() >= STREAM_BATCH_BYTES {
-                    return Ok(open_flow(self.write_batch()?));
+                    return Ok(driver::open_flow(self.write_batch()?));
                 }
                 Ok(Flow::Go)
             }
@@ -542,7 +513,7 @@ pub fn run(
     let TextSink { mut w, parquet, .. } = sink;
     if status != Status::OutputClosed
         && let Some((_, writer)) = parquet
-        && !parquet_written(writer.finish(&mut w))?
+        && !columnar::parquet_written(writer.finish(&mut w))?
     {
         status = Status::OutputClosed;
     }
