@@ -94,6 +94,7 @@ pub fn run(plan: Plan, quick: bool) {
                 threads,
                 sequential_below: 0,
                 cuts: None,
+                tree_speculation: false,
             };
             // How much a worker contributes depends on when its pool
             // thread starts (on this machine, sometimes only after a short
@@ -147,6 +148,7 @@ pub fn run(plan: Plan, quick: bool) {
         threads: 2,
         sequential_below: 0,
         cuts: None,
+        tree_speculation: false,
     };
     for (name, doc) in &docs {
         let sequential = || drop(black_box(parse_document(black_box(doc), &options)));
@@ -474,6 +476,7 @@ fn parser_cuts(doc: &str) -> Vec<usize> {
             threads,
             sequential_below: 0,
             cuts: None,
+            tree_speculation: false,
         };
         // The first chunk starts at 0.
         let starts = pool(threads).install(|| options.chunk_starts(doc));

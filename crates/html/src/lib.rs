@@ -45,9 +45,9 @@ pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;
 pub use namespace::{AttrNamespace, Namespace};
 pub use parallel::{
-    CutProbe, ParallelOptions, SEQUENTIAL_BELOW, SpeculationProbe, SpeculationStats,
-    parse_bytes_parallel, parse_document_parallel, parse_document_parallel_with_stats, probe_cut,
-    probe_tree_speculation,
+    CutProbe, ParallelOptions, SEQUENTIAL_BELOW, SpeculationProbe, SpeculationStats, TreeRejection,
+    TreeSpeculationStats, parse_bytes_parallel, parse_document_parallel,
+    parse_document_parallel_with_stats, probe_cut, probe_tree_speculation,
 };
 pub use simulator::Simulator;
 pub use stream::StreamTokenizer;

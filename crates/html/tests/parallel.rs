@@ -18,6 +18,16 @@ fn threads(threads: usize) -> ParallelOptions {
         threads,
         sequential_below: 0,
         cuts: None,
+        tree_speculation: false,
+    }
+}
+
+/// `parallel`, with the tree of the last chunk built by a worker from a
+/// guessed context.
+fn tree(parallel: ParallelOptions) -> ParallelOptions {
+    ParallelOptions {
+        tree_speculation: true,
+        ..parallel
     }
 }
 
@@ -36,6 +46,7 @@ fn cut_at(cuts: Vec<usize>) -> ParallelOptions {
         threads: cuts.len() + 2,
         sequential_below: 0,
         cuts: Some(cuts),
+        tree_speculation: false,
     }
 }
 
@@ -46,10 +57,11 @@ fn parallel_dump(
     parallel: &ParallelOptions,
 ) -> (String, SpeculationStats) {
     let (doc, stats) = parse_document_parallel_with_stats(input, options, parallel);
-    // Every byte is covered once: by a reused step or by the calling
-    // thread's own tokenizer, never both and never twice.
+    // Every byte is covered once: by a reused step, by the calling
+    // thread's own tokenizer or by an adopted tree, never two of them and
+    // never twice.
     assert_eq!(
-        stats.bytes_reused + stats.bytes_tokenized,
+        stats.bytes_reused + stats.bytes_tokenized + stats.tree.bytes_adopted,
         input.len() as u64,
         "{stats:?}"
     );
@@ -61,6 +73,8 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
     let options = ParseOptions::default();
     let mut reused = 0u64;
     let mut bytes = 0u64;
+    let (mut adopted, mut speculated) = (0usize, 0usize);
+    let mut rejections = std::collections::BTreeMap::new();
     let pools: Vec<_> = [2, 3, 4, 8].into_iter().map(|n| (n, pool(n))).collect();
     for (path, page) in corpus_pages_text() {
         let sequential = parse_document(&page, &options).dump();
@@ -71,9 +85,20 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
             reused += stats.bytes_reused;
             bytes += page.len() as u64;
         }
+        // With the second half's tree built from a guess.
+        let (dump, stats) = pools[0]
+            .1
+            .install(|| parallel_dump(&page, &options, &tree(threads(2))));
+        assert!(dump == sequential, "{path}: tree speculation");
+        speculated += usize::from(stats.tree.cut > 0);
+        adopted += usize::from(stats.tree.adopted);
+        *rejections
+            .entry(format!("{:?}", stats.tree.rejection))
+            .or_insert(0) += 1;
     }
+    println!("corpus: speculated trees: {rejections:?}");
     println!(
-        "corpus: {:.1}% of the bytes tokenized by workers",
+        "corpus: {:.1}% of the bytes tokenized by workers; {adopted} of {speculated} speculated trees adopted",
         100.0 * reused as f64 / bytes as f64
     );
 }
@@ -81,6 +106,7 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
 #[test]
 fn html5lib_documents_cut_at_every_boundary() {
     let mut parses = 0usize;
+    let mut adopted = 0usize;
     let mut failures = Vec::new();
     for test in tree_construction_tests() {
         if test.fragment_context.is_some() {
@@ -96,27 +122,34 @@ fn html5lib_documents_cut_at_every_boundary() {
             let boundaries: Vec<usize> = (1..data.len())
                 .filter(|&c| data.is_char_boundary(c))
                 .collect();
-            let mut check = |cuts: Vec<usize>| {
+            let mut check = |cuts: Vec<usize>, tree_speculation: bool| {
                 parses += 1;
-                let (dump, _) = parallel_dump(data, &options, &cut_at(cuts.clone()));
+                let parallel = ParallelOptions {
+                    tree_speculation,
+                    ..cut_at(cuts.clone())
+                };
+                let (dump, stats) = parallel_dump(data, &options, &parallel);
+                adopted += usize::from(stats.tree.adopted);
                 if dump != sequential && failures.len() < 10 {
-                    failures.push(format!("{} cut at {cuts:?}:\n{dump}", test.id()));
+                    let how = if tree_speculation { " (tree)" } else { "" };
+                    failures.push(format!("{} cut at {cuts:?}{how}:\n{dump}", test.id()));
                 }
             };
             for &c in &boundaries {
-                check(vec![c]);
+                check(vec![c], false);
+                check(vec![c], true);
             }
             // Two cuts on the short documents, every pair.
             if data.len() <= 24 {
                 for (i, &a) in boundaries.iter().enumerate() {
                     for &b in &boundaries[i + 1..] {
-                        check(vec![a, b]);
+                        check(vec![a, b], false);
                     }
                 }
             }
         }
     }
-    println!("html5lib: {parses} parallel parses");
+    println!("html5lib: {parses} parallel parses, {adopted} speculated trees adopted");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -191,8 +224,13 @@ fn hostile_documents_build_the_sequential_tree() {
             .map(|i| i * 997)
             .filter(|&c| doc.is_char_boundary(c))
             .collect();
-        let (dump, _) = parallel_dump(&doc, &options, &cut_at(cuts));
+        let (dump, _) = parallel_dump(&doc, &options, &cut_at(cuts.clone()));
         assert!(dump == sequential, "{name}: cut every 997 bytes");
+        // With the tree speculated from each of those cuts.
+        for &cut in &cuts {
+            let (dump, _) = parallel_dump(&doc, &options, &tree(cut_at(vec![cut])));
+            assert!(dump == sequential, "{name}: tree speculated from {cut}");
+        }
     }
 }
 
@@ -415,6 +453,7 @@ fn workers_are_bounded_by_the_document_size() {
             threads,
             sequential_below,
             cuts: None,
+            tree_speculation: false,
         }
         .chunk_starts(&page)
         .len()
@@ -486,6 +525,7 @@ fn a_long_first_token_is_not_waited_for() {
             threads: 2,
             sequential_below: 0,
             cuts: None,
+            tree_speculation: false,
         },
     );
     assert!(doc.dump() == parse_document(&page, &options).dump());

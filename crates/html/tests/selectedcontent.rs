@@ -20,13 +20,16 @@ fn parse_every_way(input: &str) -> spinneret_html::Document {
     let doc = parse_document(input, &options);
     let dump = doc.dump();
     for cut in (1..input.len()).filter(|&c| input.is_char_boundary(c)) {
-        let parallel = ParallelOptions {
-            threads: 3,
-            sequential_below: 0,
-            cuts: Some(vec![cut]),
-        };
-        let tree = parse_document_parallel(input, &options, &parallel).dump();
-        assert_eq!(tree, dump, "{input:?} cut at {cut}");
+        for tree_speculation in [false, true] {
+            let parallel = ParallelOptions {
+                threads: 3,
+                sequential_below: 0,
+                cuts: Some(vec![cut]),
+                tree_speculation,
+            };
+            let tree = parse_document_parallel(input, &options, &parallel).dump();
+            assert_eq!(tree, dump, "{input:?} cut at {cut} ({tree_speculation})");
+        }
     }
     let mut stream = StreamParser::new(&options);
     let mut chars = [0u8; 4];

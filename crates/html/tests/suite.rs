@@ -35,5 +35,7 @@ mod simulator;
 mod streaming;
 #[path = "tree_sink.rs"]
 mod tree_sink;
+#[path = "tree_speculation.rs"]
+mod tree_speculation;
 #[path = "visible_text.rs"]
 mod visible_text;

@@ -33,6 +33,13 @@ impl Adopted {
         (id.0 >= 1 && id.0 <= self.len).then(|| NodeId(self.first + id.0 - 1))
     }
 
+    /// This document's id of the other document's node `id` (not its
+    /// root).
+    fn relocate(&self, id: u32) -> u32 {
+        debug_assert!(id >= 1 && id <= self.len);
+        self.first + id - 1
+    }
+
     /// How many nodes moved.
     pub fn len(&self) -> usize {
         self.len as usize
@@ -59,6 +66,27 @@ impl Document {
     /// or more.
     pub fn adopt_children(&mut self, parent: NodeId, other: Document) -> Adopted {
         self.check_parent(parent);
+        let (adopted, root_first, root_last) = self.absorb(parent, other);
+        // Link the moved children after `parent`'s last child.
+        if root_first != NONE {
+            let (new_first, new_last) = (adopted.relocate(root_first), adopted.relocate(root_last));
+            let last = self.nodes[parent.index()].last;
+            if last == NONE {
+                self.nodes[parent.index()].first = new_first;
+            } else {
+                self.nodes[last as usize].next = new_first;
+                self.nodes[new_first as usize].prev = last;
+            }
+            self.nodes[parent.index()].last = new_last;
+        }
+        adopted
+    }
+
+    /// Appends `other`'s arrays to this document's, its root standing for
+    /// `parent` in the moved nodes' links (nothing is linked to `parent`
+    /// yet); returns the mapping and the (old) ids of `other`'s root's
+    /// first and last children.
+    fn absorb(&mut self, parent: NodeId, other: Document) -> (Adopted, u32, u32) {
         let Document {
             nodes,
             attrs,
@@ -138,20 +166,80 @@ impl Document {
                 .into_iter()
                 .map(|(t, contents)| (node_id(t), node_id(contents))),
         );
-        // Link the moved children after `parent`'s last child.
-        if root_first != NONE {
-            let (new_first, new_last) = (node_id(root_first), node_id(root_last));
-            let last = self.nodes[parent.index()].last;
-            if last == NONE {
-                self.nodes[parent.index()].first = new_first;
-            } else {
-                self.nodes[last as usize].next = new_first;
-                self.nodes[new_first as usize].prev = last;
-            }
-            self.nodes[parent.index()].last = new_last;
-        }
         self.errors.extend(errors);
         self.tokenizer_errors.extend(tokenizer_errors);
-        Adopted { first, len }
+        (Adopted { first, len }, root_first, root_last)
+    }
+
+    /// Moves `other`, a tree built from a guessed context, into this
+    /// document: `stand_ins` pairs each of `other`'s nodes that stood for
+    /// a node of this one (its root first, then the elements it guessed)
+    /// with that node. The children each stand-in gained become the last
+    /// children of the node it stood for, in order, and the stand-ins are
+    /// left detached. A stand-in's children are its own children only
+    /// after the stand-ins among them (the speculating sink refuses to
+    /// insert before a stand-in); a first moved text that follows a text
+    /// of the node it joins merges with it, as the sink would have merged
+    /// them had it built the whole tree.
+    ///
+    /// `other`'s nodes `1..=last_stand_in` must be the stand-ins besides
+    /// its root.
+    pub(crate) fn adopt_speculated(
+        &mut self,
+        other: Document,
+        stand_ins: &[(NodeId, NodeId)],
+        last_stand_in: u32,
+    ) -> Adopted {
+        let (adopted, root_first, _) = self.absorb(NodeId(0), other);
+        let is_stand_in = |id: u32| id >= adopted.first && id < adopted.first + last_stand_in;
+        for &(stand_in, target) in stand_ins {
+            self.check_parent(target);
+            let mut child = match stand_in.0 {
+                0 if root_first == NONE => NONE,
+                0 => adopted.relocate(root_first),
+                id => {
+                    let at = adopted.relocate(id) as usize;
+                    std::mem::replace(&mut self.nodes[at].first, NONE)
+                }
+            };
+            if stand_in.0 != 0 {
+                self.nodes[adopted.relocate(stand_in.0) as usize].last = NONE;
+            }
+            let mut first_moved = true;
+            while child != NONE {
+                let node = &mut self.nodes[child as usize];
+                let next = std::mem::replace(&mut node.next, NONE);
+                node.prev = NONE;
+                node.parent = NONE;
+                if !is_stand_in(child) {
+                    if !(first_moved && self.merge_text(target, child)) {
+                        self.link_last(target.0, child);
+                    }
+                    first_moved = false;
+                }
+                child = next;
+            }
+        }
+        adopted
+    }
+
+    /// Appends the text of the (detached) text node `text` to `parent`'s
+    /// last child if that is a text node; true if so.
+    fn merge_text(&mut self, parent: NodeId, text: u32) -> bool {
+        let last = self.nodes[parent.index()].last;
+        if last == NONE {
+            return false;
+        }
+        match (
+            &self.nodes[last as usize].data,
+            &self.nodes[text as usize].data,
+        ) {
+            (Data::Text(a), Data::Text(b)) => {
+                let merged = self.text.concat(*a, *b);
+                self.nodes[last as usize].data = Data::Text(merged);
+                true
+            }
+            _ => false,
+        }
     }
 }

@@ -28,6 +28,12 @@ impl DomSink {
     /// A sink whose document keeps `source` (the input, or its first part
     /// when streaming) and whose root is a document (or fragment) node.
     pub fn new(source: String, fragment: bool) -> DomSink {
+        DomSink::sharing(std::sync::Arc::new(source), fragment)
+    }
+
+    /// A sink whose document keeps `source` shared with other documents
+    /// of the same input (no copy of it).
+    pub fn sharing(source: std::sync::Arc<String>, fragment: bool) -> DomSink {
         DomSink {
             doc: Document::with_root(source, fragment),
             fingerprints: foldhash::fast::RandomState::default(),
@@ -135,7 +141,7 @@ impl TreeSink for DomSink {
     }
 
     fn input_appended(&mut self, chunk: &str) {
-        self.doc.text.source.push_str(chunk);
+        std::sync::Arc::make_mut(&mut self.doc.text.source).push_str(chunk);
     }
 
     fn create_element(&mut self, name: ElementName<'_>, attrs: TagAttrs<'_>) -> NodeId {

@@ -38,18 +38,18 @@ impl Default for Document {
 impl Document {
     /// An empty document: a document node and nothing else (no-quirks).
     pub fn new() -> Document {
-        Document::with_root(String::new(), false)
+        Document::with_root(Default::default(), false)
     }
 
     /// An empty document fragment: its root is a fragment node, as
     /// [`parse_fragment`](crate::parse_fragment)'s is.
     pub fn new_fragment() -> Document {
-        Document::with_root(String::new(), true)
+        Document::with_root(Default::default(), true)
     }
 
     /// A document whose text store keeps `source` and whose node 0 is a
     /// document (or fragment) node.
-    pub(super) fn with_root(source: String, fragment: bool) -> Document {
+    pub(super) fn with_root(source: std::sync::Arc<String>, fragment: bool) -> Document {
         let root = Node {
             parent: NONE,
             prev: NONE,

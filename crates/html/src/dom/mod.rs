@@ -60,6 +60,9 @@ impl NodeId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The root of every document.
+    pub(crate) const ROOT: NodeId = NodeId(0);
 }
 
 /// No node (a missing link).

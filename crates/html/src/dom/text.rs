@@ -7,6 +7,8 @@
 //! end of the shared buffer); otherwise the node moves once to a `String`
 //! of its own and grows there.
 
+use std::sync::Arc;
+
 use crate::token::TokenText;
 
 /// A piece of text in a [`TextStore`].
@@ -23,14 +25,17 @@ pub(super) enum TextRef {
 /// A document's text.
 #[derive(Clone, Debug, Default)]
 pub(super) struct TextStore {
-    /// The input, as the tokenizer saw it (spans index it).
-    pub source: String,
+    /// The input, as the tokenizer saw it (spans index it); shared with
+    /// the documents other threads build from other chunks of the same
+    /// input (`parallel/tree_speculation.rs`), copied only if a streaming
+    /// parse appends to a shared one.
+    pub source: Arc<String>,
     extra: String,
     owned: Vec<String>,
 }
 
 impl TextStore {
-    pub fn new(source: String) -> TextStore {
+    pub fn new(source: Arc<String>) -> TextStore {
         TextStore {
             source,
             extra: String::new(),
@@ -134,6 +139,12 @@ impl TextStore {
         TextRef::Owned((self.owned.len() - 1) as u32)
     }
 
+    /// The text of `a` followed by that of `b`.
+    pub fn concat(&mut self, a: TextRef, b: TextRef) -> TextRef {
+        let tail = self.get(b).to_owned();
+        self.append(a, TokenText::Scratch(&tail))
+    }
+
     pub fn heap_size(&self) -> usize {
         self.source.capacity()
             + self.extra.capacity()
@@ -162,7 +173,7 @@ impl TextStore {
     /// its shared buffer and its own strings. [`TextStore::relocate`] then
     /// gives each of its references' new value.
     pub fn absorb(&mut self, other: TextStore) -> TextMove {
-        let same_source = other.source == self.source;
+        let same_source = Arc::ptr_eq(&other.source, &self.source) || other.source == self.source;
         let source_at = self.extra.len();
         if !same_source {
             self.extra.push_str(&other.source);

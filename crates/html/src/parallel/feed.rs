@@ -38,6 +38,9 @@ pub struct SpeculationStats {
     pub mispredictions: u64,
     /// Times the calling thread waited for a worker that was ahead of it.
     pub waits: u64,
+    /// What became of the chunk whose tree a worker built, with
+    /// [`ParallelOptions::tree_speculation`](super::ParallelOptions::tree_speculation).
+    pub tree: super::TreeSpeculationStats,
 }
 
 impl SpeculationStats {

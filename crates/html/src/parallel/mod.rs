@@ -140,8 +140,10 @@ mod feed;
 mod probe;
 mod record;
 mod trace;
+mod tree_speculation;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use spinneret_encoding::{Determination, Sniffer, decode_with};
@@ -150,11 +152,16 @@ use crate::dom::{Document, DomSink};
 use crate::names::LocalName;
 use crate::simulator::Simulator;
 use crate::tokenizer::{Built, Core, TextMode, TokenizerOptions};
-use crate::tree_builder::{ParseOptions, TreeBuilder, finish, parse_watching, tokenizer_options};
+use crate::tree_builder::{
+    ParseOptions, TreeBuilder, after_token, drive, finish, parse_watching, process_eof,
+    process_token, tokenizer_options,
+};
 pub use feed::SpeculationStats;
 use feed::{Feed, Stream, drive_speculative};
 pub use probe::{CutProbe, SpeculationProbe, probe_cut, probe_tree_speculation};
 use record::Block;
+use tree_speculation::{Guess, Unbuilt};
+pub use tree_speculation::{TreeRejection, TreeSpeculationStats};
 
 /// Documents shorter than this are parsed sequentially by default: below
 /// it, handing a chunk to a worker costs more than it saves. Measured
@@ -190,8 +197,15 @@ pub struct ParallelOptions {
     pub sequential_below: usize,
     /// Where to cut, instead of the even smart cuts: byte offsets (sorted;
     /// offsets that are not inside the input or not on a character
-    /// boundary are ignored). For tests and experiments.
+    /// boundary are ignored). For tests and experiments. With
+    /// [`ParallelOptions::tree_speculation`], the last of them is where
+    /// the chunk whose tree a worker builds begins.
     pub cuts: Option<Vec<usize>>,
+    /// Build the tree of the input's second half on a worker, from a
+    /// context guessed at the cut, and adopt it when the guess was the
+    /// true state (`parallel/tree_speculation.rs`); the calling thread
+    /// parses the first half, and the rest too when the guess was wrong.
+    pub tree_speculation: bool,
 }
 
 impl ParallelOptions {
@@ -201,6 +215,7 @@ impl ParallelOptions {
             threads,
             sequential_below: SEQUENTIAL_BELOW,
             cuts: None,
+            tree_speculation: false,
         }
     }
 
@@ -275,6 +290,11 @@ pub fn parse_document_parallel_with_stats(
         let stats = SpeculationStats::sequential(input.len());
         return (doc, stats);
     }
+    if parallel.tree_speculation
+        && let Some(cut) = tree_cut(input, parallel)
+    {
+        return parse_speculating_tree(input, options, cut);
+    }
     let starts = starts(input, parallel);
     speculate(input, options, &starts, |feed| {
         let sink = DomSink::new(input.to_owned(), false);
@@ -314,6 +334,124 @@ pub fn parse_bytes_parallel(
     // The encoding changed: decode again and parse from the start.
     let text = decode_with(bytes, det.encoding).0;
     (parse_document_parallel(&text, options, parallel), det)
+}
+
+/// Where the chunk whose tree a worker builds begins: the last explicit
+/// cut, else a smart cut halfway; `None` when that is no position inside
+/// the input.
+fn tree_cut(input: &str, parallel: &ParallelOptions) -> Option<usize> {
+    let cut = match &parallel.cuts {
+        Some(cuts) => starts(input, parallel)
+            .last()
+            .copied()
+            .filter(|_| !cuts.is_empty())?,
+        None => smart_cut(input, input.len() / 2, CUT_WINDOW),
+    };
+    (cut > 0 && cut < input.len()).then_some(cut)
+}
+
+/// Parses `input` with the tree of `input[cut..]` built by a worker from a
+/// guessed context (`parallel/tree_speculation.rs`): the calling thread
+/// parses up to the cut, then adopts the worker's tree if the guess
+/// agrees with the true state there, else parses on itself.
+fn parse_speculating_tree(
+    input: &str,
+    options: &ParseOptions,
+    cut: usize,
+) -> (Document, SpeculationStats) {
+    let source = Arc::new(input.to_owned());
+    let stop = AtomicBool::new(false);
+    let started = AtomicBool::new(false);
+    let (guess_tx, guess_rx) = sync_channel::<Result<Guess, TreeRejection>>(1);
+    let (tree_tx, tree_rx) = sync_channel::<Result<Document, Unbuilt>>(1);
+    let mut stats = SpeculationStats::sequential(input.len());
+    stats.chunks = 1;
+    stats.tree.cut = cut;
+    let doc = rayon::in_place_scope(|scope| {
+        let (source, stop, started) = (&source, &stop, &started);
+        scope.spawn(move |_| {
+            started.store(true, Ordering::Release);
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            match tree_speculation::prepare(input, source, cut, options) {
+                Err(why) => drop(guess_tx.send(Err(why))),
+                Ok((prepared, guess)) => {
+                    if guess_tx.send(Ok(guess)).is_ok() {
+                        let _ = tree_tx.send(tree_speculation::run(prepared, input, stop));
+                    }
+                }
+            }
+        });
+        let sink = DomSink::sharing(Arc::clone(source), false);
+        let mut builder = TreeBuilder::new(sink, options.scripting, false);
+        let mut core = driven_core(options);
+        if !parse_until(&mut builder, &mut core, input, cut) {
+            stop.store(true, Ordering::Relaxed);
+            stats.tree.rejection = Some(TreeRejection::Tokenizer);
+            return finish(builder, core);
+        }
+        // At the cut: the worker's guess, against the true state.
+        let guess = match started.load(Ordering::Acquire) {
+            true => guess_rx.recv().unwrap_or(Err(TreeRejection::NotStarted)),
+            false => Err(TreeRejection::NotStarted),
+        };
+        let rejection = match guess {
+            Err(why) => why,
+            Ok(guess) => {
+                stats.tree.guessed_depth = guess.depth();
+                match tree_speculation::adoptable(&builder, &core, cut, &guess) {
+                    Err(why) => why,
+                    Ok(stand_ins) => match tree_rx.recv() {
+                        Ok(Ok(built)) => {
+                            stats.tree.adopted = true;
+                            stats.bytes_tokenized = cut as u64;
+                            stats.tree.bytes_adopted = (input.len() - cut) as u64;
+                            let doc =
+                                tree_speculation::adopt(builder, &core, built, &stand_ins, &guess);
+                            #[cfg(debug_assertions)]
+                            assert!(
+                                doc.dump() == crate::parse_document(input, options).dump(),
+                                "an adopted tree is the sequential one (cut at {cut})"
+                            );
+                            return doc;
+                        }
+                        Ok(Err(Unbuilt::Rejected(why))) => why,
+                        Ok(Err(Unbuilt::Stopped)) | Err(_) => TreeRejection::NotStarted,
+                    },
+                }
+            }
+        };
+        stop.store(true, Ordering::Relaxed);
+        stats.tree.rejection = Some(rejection);
+        drive(&mut builder, &mut core, input, true);
+        finish(builder, core)
+    });
+    (doc, stats)
+}
+
+/// Runs `builder` from `core`'s position until a token boundary at or
+/// after `cut`; false if the input ended first (its end of file
+/// processed).
+fn parse_until(
+    builder: &mut TreeBuilder<DomSink>,
+    core: &mut Core,
+    input: &str,
+    cut: usize,
+) -> bool {
+    use crate::tokenizer::Step;
+    while core.pos < cut {
+        match core.step_driven(input, true) {
+            Step::Token(token) => process_token(builder, token, input, 0),
+            Step::End => {
+                process_eof(builder, input.len());
+                return false;
+            }
+            Step::NeedMore => unreachable!("a whole input never needs more"),
+        }
+        after_token(builder, core);
+    }
+    true
 }
 
 /// A tokenizer driven by a tree builder, at the document's start.

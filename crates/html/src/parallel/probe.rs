@@ -262,7 +262,11 @@ fn build_to_end(mut builder: TreeBuilder<TraceSink>, core: &mut Core, input: &st
 
 /// The stack of open elements a chunk beginning at `cut` guesses from its
 /// unmatched end tags (module doc), bottom first, names lower-cased.
-fn guess_open_elements(input: &str, cut: usize, scripting: bool) -> Vec<(Namespace, String)> {
+pub(super) fn guess_open_elements(
+    input: &str,
+    cut: usize,
+    scripting: bool,
+) -> Vec<(Namespace, String)> {
     let mut core = Core::new(&TokenizerOptions {
         initial_state: TextMode::Data,
         last_start_tag: None,

@@ -64,11 +64,12 @@ mod text;
 
 pub use bytes::parse_bytes;
 pub(crate) use bytes::parse_watching;
+pub(crate) use formatting_list::Formatting;
 pub use parse::{
     FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment, parse_with_sink,
 };
 pub(crate) use parse::{
-    Stopped, after_token, finish, process_eof, process_tag, process_text, process_token,
+    Stopped, after_token, drive, finish, process_eof, process_tag, process_text, process_token,
     tokenizer_options,
 };
 pub use sink::{ElementName, TagAttrs, TreeAttr, TreeSink};

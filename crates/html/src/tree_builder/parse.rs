@@ -297,7 +297,7 @@ pub(crate) enum Stopped {
 /// Runs tokenizer and tree builder over `input` (the buffer, whose first
 /// byte is at `core.base` in the whole input) until the input ends, more is
 /// needed, or a watched `<meta>` declares an encoding.
-pub(super) fn drive<S: TreeSink>(
+pub(crate) fn drive<S: TreeSink>(
     builder: &mut TreeBuilder<S>,
     core: &mut Core,
     input: &str,
