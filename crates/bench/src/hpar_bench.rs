@@ -142,7 +142,11 @@ pub fn run(plan: Plan, quick: bool) {
         Column::right("CPU bound"),
         Column::right("html5ever ms"),
         Column::right("2 threads vs html5ever"),
+        Column::right("tree spec. ms"),
+        Column::right("tree spec. paired"),
+        Column::left("tree speculated from the cut"),
     ]);
+    let mut adopted = 0usize;
     // No threshold: the small documents show where it should lie.
     let two = ParallelOptions {
         threads: 2,
@@ -187,6 +191,32 @@ pub fn run(plan: Plan, quick: bool) {
             black_box(Parser::Html5ever.parse(black_box(doc)));
             1
         });
+        // The second half's tree built by the worker from a guessed
+        // context (`parallel/tree_speculation.rs`): what became of it (on
+        // one parse: whether the worker started in time varies), and its
+        // speed against the sequential parse, paired likewise.
+        let tree = ParallelOptions {
+            tree_speculation: true,
+            ..two.clone()
+        };
+        let outcome = pool(2)
+            .install(|| parse_document_parallel_with_stats(doc, &options, &tree))
+            .1
+            .tree;
+        adopted += usize::from(outcome.adopted);
+        let outcome = match outcome.rejection {
+            _ if outcome.adopted => format!("adopted (depth {})", outcome.guessed_depth),
+            Some(why) => format!("rebuilt: {why:?} (depth {})", outcome.guessed_depth),
+            None => "sequential".into(),
+        };
+        let speculating = || {
+            drop(black_box(parse_document_parallel(
+                black_box(doc),
+                &options,
+                &tree,
+            )))
+        };
+        let (_, tree_ns, tree_paired) = paired_passes(plan, sequential, speculating);
         let ms = |t: f64| format!("{:.2}", t / 1e6);
         speed.push(vec![
             Cell::text(name.clone()),
@@ -200,9 +230,16 @@ pub fn run(plan: Plan, quick: bool) {
             Cell::text(format!("{:.2}×", seq_cpu / par_cpu.max(worker_cpu))),
             Cell::text(ms(h5e.ns_per_item)),
             Cell::text(format!("{:.2}×", h5e.ns_per_item / par)),
+            Cell::text(ms(tree_ns)),
+            Cell::text(format!("{tree_paired:.2}×")),
+            Cell::text(outcome),
         ]);
     }
     println!("Speed (best pass):\n\n{}", speed.markdown());
+    println!(
+        "Tree speculation: the worker's tree adopted on {adopted} of {} documents.",
+        docs.len()
+    );
 }
 
 /// Times `sequential` and `parallel` in alternation, a pass of each per

@@ -244,6 +244,13 @@ pub struct TreeArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
+    /// With two threads or more, build the tree of the page's second half
+    /// on another thread from a context guessed at a cut, and keep it if
+    /// the guess was the true state there (else that half is parsed
+    /// again); the tree is the same either way.
+    #[arg(long)]
+    pub tree_speculation: bool,
+
     /// Refuse a page larger than this (decompressed; suffixes K, M, G):
     /// the document takes a few times the page's size in memory.
     #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]

@@ -83,8 +83,12 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
             parse_fragment(&text, context, &options)
         }
         None => {
-            let parse = |parallel: &ParallelOptions| {
-                parse_bytes_parallel(bytes, &sniffer, &options, parallel).0
+            let parse = |parallel: ParallelOptions| {
+                let parallel = ParallelOptions {
+                    tree_speculation: args.tree_speculation,
+                    ..parallel
+                };
+                parse_bytes_parallel(bytes, &sniffer, &options, &parallel).0
             };
             match args.threads {
                 // `--threads N`: a pool of exactly N threads, the calling
@@ -92,11 +96,11 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
                 // uses, has one per core: on a 64-core machine a parse on
                 // 4 threads would start 64).
                 Some(n) if n >= 2 => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-                    Ok(pool) => pool.install(|| parse(&ParallelOptions::threads(n))),
-                    Err(_) => parse(&ParallelOptions::threads(n)),
+                    Ok(pool) => pool.install(|| parse(ParallelOptions::threads(n))),
+                    Err(_) => parse(ParallelOptions::threads(n)),
                 },
-                Some(n) => parse(&ParallelOptions::threads(n)),
-                None => parse(&ParallelOptions::default()),
+                Some(n) => parse(ParallelOptions::threads(n)),
+                None => parse(ParallelOptions::default()),
             }
         }
     }

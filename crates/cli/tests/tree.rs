@@ -233,5 +233,17 @@ fn threads_give_the_same_tree() {
             stdout(tree(&["--format", format, path], b"")) == sequential,
             "{format}: default threads"
         );
+        let speculating = [
+            "--format",
+            format,
+            "--threads",
+            "2",
+            "--tree-speculation",
+            path,
+        ];
+        assert!(
+            stdout(tree(&speculating, b"")) == sequential,
+            "{format}: tree speculation"
+        );
     }
 }

@@ -95,47 +95,41 @@
 //! hand-over writes (64 bytes more per recorded step cost the parse
 //! 5.5 %). So both threads must get shorter for the speedup to rise.
 //!
-//! Building chunks' trees speculatively would keep the same
-//! kind of proof: a chunk's tree builder starts from a speculated context
-//! whose unknown part (the open elements and active formatting elements
-//! below the chunk's own, the insertion mode, the form and head pointers,
-//! the flags) it may only *read*, each read answered by a guess and logged
-//! as a predicate on that context ("no `p` in button scope below", "the
-//! element popped is an `li`", "the mode is in body"); any write to it (an
-//! adoption agency or foster parenting reaching it) ends the speculation.
-//! Once the preceding chunk is done, the true context is known; if every
-//! logged predicate holds there, the chunk's operations are the ones the
-//! sequential tree builder would make, and its nodes are adopted into the
-//! document (`Document::adopt_children`); else the chunk is built again
-//! from the true context. `parallel/tree_speculation.md` is the inventory
-//! to build it from: each read of the context and the predicate it logs,
-//! the writes that can be replayed and those that end the speculation, the
-//! seams that cover them without a cost to the sequential parser, and the
-//! traps (a per-sink fingerprint seed, end tags of names the worker never
-//! interned, a one-parent `adopt_children`, index-based state).
+//! # Trees built speculatively
 //!
-//! How far that can go is measured by [`probe_tree_speculation`]: built
-//! from the guess below, a chunk makes the sequential tree builder's
-//! operations — the most a validation of its reads could accept — at 50 %
-//! of the parser's cuts in the corpus pages of 1 MB or more and at 2 of 30
-//! in the documents made of pages (2 % of their bytes before the first
-//! difference): there, the state earlier pages left is read at once, and
-//! no guess from a chunk's own bytes knows it (`tree_speculation.md`).
+//! With [`ParallelOptions::tree_speculation`], the other half of HPar
+//! runs too, for one chunk: a worker builds the *tree* of the input's
+//! second half, tokenizer and tree builder, from a context it guesses at
+//! the cut from the chunk's own bytes, while the calling thread parses the
+//! first half; at the cut, the calling thread compares the whole true
+//! state with the guess and adopts the worker's tree
+//! (`Document::adopt_speculated`) when they agree, or parses on (with
+//! pipelined workers) when they do not. `tree_speculation.rs` has the
+//! guess, the proof that an adopted tree is the sequential one, and why
+//! the whole state is compared rather than each read of it logged
+//! (`tree_speculation.md`, the inventory for that finer validation):
+//! measured by [`probe_tree_speculation`], a chunk built from this guess
+//! makes the sequential tree builder's operations — the most a validation
+//! of its reads could accept — at 50 % of the parser's cuts in the corpus
+//! pages of 1 MB or more, where the whole guessed state is the true one
+//! at 51 %, and at 2 of 30 in the documents made of pages (where the
+//! state earlier pages left is read at once, and no guess from a chunk's
+//! own bytes knows it).
 //!
-//! How often such a guess would hold is measured by [`probe_cut`]
-//! (`spinneret-bench hpar`, tree-state table): guessing the *whole* state
-//! from the chunk's own bytes (in body, the elements its unmatched end tags
-//! close, no formatting element) holds at 58 % of the parser's cuts in the
-//! corpus pages of 200 KB or more and at 51 % in those of 1 MB or more,
-//! but at 2 of 30 cuts in the documents made of pages one after another,
-//! whose stack keeps every page's unclosed elements. So the speculated
-//! context must be the part of the stack a chunk reads, as above, not all
-//! of it.
+//! How often the whole guess holds is measured by [`probe_cut`]
+//! (`spinneret-bench hpar`, tree-state table: 58 % of the parser's cuts in
+//! the corpus pages of 200 KB or more, 51 % in those of 1 MB or more, 2 of
+//! 30 in the documents made of pages, whose stack keeps every page's
+//! unclosed elements), and how often a tree is really adopted by the same
+//! bench's speed table. So tree speculation is off by default: where the
+//! guess fails, the second half's tree was built for nothing and the
+//! calling thread parses it with the pipelined worker only from the cut on.
 //!
 //! Error reporting asks for the tokenizer's errors in input order with
 //! positions; a parse with [`ParseOptions::report_errors`] runs
 //! sequentially.
 
+mod end_tag_scan;
 mod feed;
 mod probe;
 mod record;
@@ -153,7 +147,7 @@ use crate::names::LocalName;
 use crate::simulator::Simulator;
 use crate::tokenizer::{Built, Core, TextMode, TokenizerOptions};
 use crate::tree_builder::{
-    ParseOptions, TreeBuilder, after_token, drive, finish, parse_watching, process_eof,
+    ParseOptions, Stopped, TreeBuilder, after_token, drive, finish, parse_watching, process_eof,
     process_token, tokenizer_options,
 };
 pub use feed::SpeculationStats;
@@ -293,7 +287,8 @@ pub fn parse_document_parallel_with_stats(
     if parallel.tree_speculation
         && let Some(cut) = tree_cut(input, parallel)
     {
-        return parse_speculating_tree(input, options, cut);
+        let (doc, stats) = parse_speculating_tree(input, options, parallel, cut, None);
+        return (doc.expect("parsed without watching for an encoding"), stats);
     }
     let starts = starts(input, parallel);
     speculate(input, options, &starts, |feed| {
@@ -321,13 +316,23 @@ pub fn parse_bytes_parallel(
     let mut det = sniffer.determine(bytes);
     let text = decode_with(bytes, det.encoding).0;
     let lent = matches!(text, std::borrow::Cow::Borrowed(_));
-    let starts = starts(&text, parallel);
-    let (doc, _) = speculate(&text, options, &starts, |feed| {
-        let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
-            drive_speculative(builder, core, text, feed)
-        };
-        parse_watching(bytes, &text, lent, &mut det, options, &mut run)
-    });
+    let doc = match tree_cut(&text, parallel).filter(|_| parallel.tree_speculation) {
+        Some(cut) => {
+            let watch = Some((bytes, lent, &mut det));
+            parse_speculating_tree(&text, options, parallel, cut, watch).0
+        }
+        None => {
+            let starts = starts(&text, parallel);
+            let source = Arc::new(text.to_string());
+            let (doc, _) = speculate(&text, options, &starts, |feed| {
+                let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
+                    drive_speculative(builder, core, text, feed)
+                };
+                parse_watching(bytes, &text, source, lent, &mut det, options, &mut run)
+            });
+            doc
+        }
+    };
     if let Some(doc) = doc {
         return (doc, det);
     }
@@ -345,7 +350,13 @@ fn tree_cut(input: &str, parallel: &ParallelOptions) -> Option<usize> {
             .last()
             .copied()
             .filter(|_| !cuts.is_empty())?,
-        None => smart_cut(input, input.len() / 2, CUT_WINDOW),
+        None => {
+            // Just after a script, which a `<div` in its text cannot be
+            // (pages of megabytes are mostly scripts), however far.
+            let half = input.len() / 2;
+            let reach = CUT_WINDOW.max(input.len() / 4);
+            after_script_end(input, half, reach).unwrap_or_else(|| smart_cut(input, half, reach))
+        }
     };
     (cut > 0 && cut < input.len()).then_some(cut)
 }
@@ -353,20 +364,39 @@ fn tree_cut(input: &str, parallel: &ParallelOptions) -> Option<usize> {
 /// Parses `input` with the tree of `input[cut..]` built by a worker from a
 /// guessed context (`parallel/tree_speculation.rs`): the calling thread
 /// parses up to the cut, then adopts the worker's tree if the guess
-/// agrees with the true state there, else parses on itself.
+/// agrees with the true state there, else parses on, with pipelined
+/// workers as [`parse_document_parallel`] has them. With `watch`, the
+/// input was decoded from those bytes, and a `<meta>` that changes the
+/// encoding makes it return `None` (as `parse_watching` does).
 fn parse_speculating_tree(
     input: &str,
     options: &ParseOptions,
+    parallel: &ParallelOptions,
     cut: usize,
-) -> (Document, SpeculationStats) {
+    watch: Option<(&[u8], bool, &mut Determination)>,
+) -> (Option<Document>, SpeculationStats) {
     let source = Arc::new(input.to_owned());
     let stop = AtomicBool::new(false);
     let started = AtomicBool::new(false);
     let (guess_tx, guess_rx) = sync_channel::<Result<Guess, TreeRejection>>(1);
     let (tree_tx, tree_rx) = sync_channel::<Result<Document, Unbuilt>>(1);
-    let mut stats = SpeculationStats::sequential(input.len());
-    stats.chunks = 1;
-    stats.tree.cut = cut;
+    let watch_meta = watch
+        .as_ref()
+        .is_some_and(|(_, _, det)| det.confidence == spinneret_encoding::Confidence::Tentative);
+    let mut side = TreeSide {
+        cut,
+        started: &started,
+        stop: &stop,
+        guess: guess_rx,
+        tree: tree_rx,
+        settled: false,
+        stats: SpeculationStats::sequential(input.len()),
+        parallel,
+        options,
+    };
+    side.stats.chunks = 1;
+    side.stats.bytes_tokenized = 0;
+    side.stats.tree.cut = cut;
     let doc = rayon::in_place_scope(|scope| {
         let (source, stop, started) = (&source, &stop, &started);
         scope.spawn(move |_| {
@@ -374,8 +404,9 @@ fn parse_speculating_tree(
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            match tree_speculation::prepare(input, source, cut, options) {
-                Err(why) => drop(guess_tx.send(Err(why))),
+            match tree_speculation::prepare(input, source, cut, options, watch_meta, stop) {
+                Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
+                Err(Unbuilt::Stopped) => {}
                 Ok((prepared, guess)) => {
                     if guess_tx.send(Ok(guess)).is_ok() {
                         let _ = tree_tx.send(tree_speculation::run(prepared, input, stop));
@@ -383,75 +414,156 @@ fn parse_speculating_tree(
                 }
             }
         });
-        let sink = DomSink::sharing(Arc::clone(source), false);
-        let mut builder = TreeBuilder::new(sink, options.scripting, false);
-        let mut core = driven_core(options);
-        if !parse_until(&mut builder, &mut core, input, cut) {
-            stop.store(true, Ordering::Relaxed);
-            stats.tree.rejection = Some(TreeRejection::Tokenizer);
-            return finish(builder, core);
-        }
-        // At the cut: the worker's guess, against the true state.
-        let guess = match started.load(Ordering::Acquire) {
-            true => guess_rx.recv().unwrap_or(Err(TreeRejection::NotStarted)),
-            false => Err(TreeRejection::NotStarted),
+        let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
+            side.drive(builder, core, text)
         };
-        let rejection = match guess {
-            Err(why) => why,
-            Ok(guess) => {
-                stats.tree.guessed_depth = guess.depth();
-                match tree_speculation::adoptable(&builder, &core, cut, &guess) {
-                    Err(why) => why,
-                    Ok(stand_ins) => match tree_rx.recv() {
-                        Ok(Ok(built)) => {
-                            stats.tree.adopted = true;
-                            stats.bytes_tokenized = cut as u64;
-                            stats.tree.bytes_adopted = (input.len() - cut) as u64;
-                            let doc =
-                                tree_speculation::adopt(builder, &core, built, &stand_ins, &guess);
-                            #[cfg(debug_assertions)]
-                            assert!(
-                                doc.dump() == crate::parse_document(input, options).dump(),
-                                "an adopted tree is the sequential one (cut at {cut})"
-                            );
-                            return doc;
-                        }
-                        Ok(Err(Unbuilt::Rejected(why))) => why,
-                        Ok(Err(Unbuilt::Stopped)) | Err(_) => TreeRejection::NotStarted,
-                    },
-                }
+        let doc = match watch {
+            Some((bytes, lent, det)) => parse_watching(
+                bytes,
+                input,
+                Arc::clone(source),
+                lent,
+                det,
+                options,
+                &mut run,
+            ),
+            None => {
+                let sink = DomSink::sharing(Arc::clone(source), false);
+                let mut builder = TreeBuilder::new(sink, options.scripting, false);
+                let mut core = driven_core(options);
+                run(&mut builder, &mut core, input);
+                Some(finish(builder, core))
             }
         };
+        // The worker may still be at work (on a guess found wrong, or a
+        // parse given up for another encoding): it stops at its next poll.
         stop.store(true, Ordering::Relaxed);
-        stats.tree.rejection = Some(rejection);
-        drive(&mut builder, &mut core, input, true);
-        finish(builder, core)
+        doc
     });
-    (doc, stats)
+    #[cfg(debug_assertions)]
+    if let Some(doc) = &doc
+        && side.stats.tree.adopted
+    {
+        assert!(
+            doc.dump() == crate::parse_document(input, options).dump(),
+            "an adopted tree is the sequential one (cut at {cut})"
+        );
+    }
+    (doc, side.stats)
 }
 
-/// Runs `builder` from `core`'s position until a token boundary at or
-/// after `cut`; false if the input ended first (its end of file
-/// processed).
-fn parse_until(
-    builder: &mut TreeBuilder<DomSink>,
-    core: &mut Core,
-    input: &str,
+/// The calling thread's side of tree speculation: it parses to the cut,
+/// settles the speculation there, and parses on if it must.
+struct TreeSide<'a> {
     cut: usize,
-) -> bool {
-    use crate::tokenizer::Step;
-    while core.pos < cut {
-        match core.step_driven(input, true) {
-            Step::Token(token) => process_token(builder, token, input, 0),
-            Step::End => {
-                process_eof(builder, input.len());
-                return false;
+    started: &'a AtomicBool,
+    stop: &'a AtomicBool,
+    guess: Receiver<Result<Guess, TreeRejection>>,
+    tree: Receiver<Result<Document, Unbuilt>>,
+    /// Past the cut: the speculation is settled.
+    settled: bool,
+    stats: SpeculationStats,
+    parallel: &'a ParallelOptions,
+    options: &'a ParseOptions,
+}
+
+impl TreeSide<'_> {
+    /// Runs `builder` over `input` as the sequential driver does (and
+    /// stops where it does, to be called again after a `<meta>`), to the
+    /// cut, where the worker's tree is adopted — the builder's document
+    /// then is the whole one, and this returns [`Stopped::End`] — or not;
+    /// then on, with pipelined workers.
+    fn drive(
+        &mut self,
+        builder: &mut TreeBuilder<DomSink>,
+        core: &mut Core,
+        input: &str,
+    ) -> Stopped {
+        use crate::tokenizer::Step;
+        if !self.settled {
+            while core.pos < self.cut {
+                let pos = core.pos;
+                match core.step_driven(input, true) {
+                    Step::Token(token) => process_token(builder, token, input, 0),
+                    Step::End => {
+                        self.stats.bytes_tokenized += (input.len() - pos) as u64;
+                        self.settled = true;
+                        self.stats.tree.rejection = Some(TreeRejection::Tokenizer);
+                        process_eof(builder, input.len());
+                        return Stopped::End;
+                    }
+                    Step::NeedMore => unreachable!("a whole input never needs more"),
+                }
+                self.stats.bytes_tokenized += (core.pos - pos) as u64;
+                if after_token(builder, core) {
+                    return Stopped::MetaEncoding;
+                }
             }
-            Step::NeedMore => unreachable!("a whole input never needs more"),
+            self.settled = true;
+            match self.settle(builder, core, input) {
+                Ok(()) => return Stopped::End,
+                Err(why) => {
+                    self.stop.store(true, Ordering::Relaxed);
+                    self.stats.tree.rejection = Some(why);
+                }
+            }
         }
-        after_token(builder, core);
+        // The rest, as a parallel parse from here.
+        let starts = starts_from(input, core.pos, self.parallel);
+        if starts.is_empty() {
+            let from = core.pos;
+            let stopped = drive(builder, core, input, true);
+            let to = match stopped {
+                Stopped::End => input.len(),
+                _ => core.pos,
+            };
+            self.stats.bytes_tokenized += (to - from) as u64;
+            return stopped;
+        }
+        let (stopped, stats) = speculate(input, self.options, &starts, |feed| {
+            drive_speculative(builder, core, input, feed)
+        });
+        self.stats.bytes_tokenized += stats.bytes_tokenized;
+        self.stats.bytes_reused += stats.bytes_reused;
+        self.stats.tokens_reused += stats.tokens_reused;
+        self.stats.tokens_tokenized += stats.tokens_tokenized;
+        self.stats.mispredictions += stats.mispredictions;
+        self.stats.waits += stats.waits;
+        self.stats.chunks += stats.chunks;
+        stopped
     }
-    true
+
+    /// At the cut: adopts the worker's tree into `builder`'s document if
+    /// the worker's guess agrees with the true state, else says why not.
+    /// A wrong tokenizer state is seen without waiting for the worker.
+    fn settle(
+        &mut self,
+        builder: &mut TreeBuilder<DomSink>,
+        core: &Core,
+        input: &str,
+    ) -> Result<(), TreeRejection> {
+        if core.pos != self.cut || core.boundary_mode() != TextMode::Data {
+            return Err(TreeRejection::Tokenizer);
+        }
+        if !self.started.load(Ordering::Acquire) {
+            return Err(TreeRejection::NotStarted);
+        }
+        let guess = self
+            .guess
+            .recv()
+            .unwrap_or(Err(TreeRejection::NotStarted))?;
+        self.stats.tree.guessed_depth = guess.depth();
+        let stand_ins = tree_speculation::adoptable(builder, core, self.cut, &guess)?;
+        let built = match self.tree.recv() {
+            Ok(Ok(built)) => built,
+            Ok(Err(Unbuilt::Rejected(why))) => return Err(why),
+            Ok(Err(Unbuilt::Stopped)) | Err(_) => return Err(TreeRejection::NotStarted),
+        };
+        tree_speculation::adopt(&mut builder.sink.doc, built, &stand_ins, &guess);
+        self.stats.tree.adopted = true;
+        self.stats.tree.bytes_adopted = (input.len() - self.cut) as u64;
+        Ok(())
+    }
 }
 
 /// A tokenizer driven by a tree builder, at the document's start.
@@ -481,7 +593,29 @@ pub(crate) const HEAD: usize = 32 << 10;
 /// `sequential_below` bytes and one per pool thread that can run a worker
 /// ([`pool_threads`]), at even smart cuts.
 fn starts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
+    let mut starts = starts_from(input, 0, parallel);
+    if starts.is_empty() {
+        starts.push(0);
+    }
+    starts
+}
+
+/// [`starts`] for a parse whose calling thread is at `from` (and has
+/// tokenized what comes before): the explicit cuts after it, else the
+/// cuts `starts` would make in the rest of the input; none when the rest
+/// is shorter than [`ParallelOptions::sequential_below`].
+fn starts_from(input: &str, from: usize, parallel: &ParallelOptions) -> Vec<usize> {
     if let Some(cuts) = &parallel.cuts {
+        if from > 0 {
+            let mut cuts: Vec<usize> = cuts
+                .iter()
+                .copied()
+                .filter(|&c| c > from && c < input.len() && input.is_char_boundary(c))
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            return cuts;
+        }
         let mut last = 0;
         let cuts = cuts.iter().copied().filter(|&c| {
             let ok = c > last && c < input.len() && input.is_char_boundary(c);
@@ -490,9 +624,13 @@ fn starts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
         });
         return std::iter::once(0).chain(cuts).collect();
     }
+    let rest = input.len().saturating_sub(from);
+    if from > 0 && rest < parallel.sequential_below {
+        return Vec::new();
+    }
     let most = match parallel.sequential_below {
         0 => usize::MAX,
-        per_worker => (input.len() / per_worker).max(1),
+        per_worker => (rest / per_worker).max(1),
     };
     let chunks = parallel
         .threads
@@ -500,21 +638,16 @@ fn starts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
         .min(pool_threads())
         .clamp(1, most);
     // Within the first chunk's first half, for many small chunks.
-    let at = HEAD.min(input.len() / chunks / 2);
+    let at = from + HEAD.min(rest / chunks / 2);
     let head =
         after_script_end(input, at, CUT_WINDOW).unwrap_or_else(|| smart_cut(input, at, CUT_WINDOW));
     let mut starts: Vec<usize> = std::iter::once(head)
-        .chain(
-            (1..chunks).map(|i| smart_cut(input, input.len() / chunks * i, input.len() / chunks)),
-        )
+        .chain((1..chunks).map(|i| smart_cut(input, from + rest / chunks * i, rest / chunks)))
         .collect();
     // A start at the end would be a worker with nothing to do; the cuts
     // after the head are in order (each searches from a later position).
     starts.retain(|&c| c < input.len());
     starts.dedup_by(|later, earlier| later <= earlier);
-    if starts.is_empty() {
-        starts.push(0);
-    }
     starts
 }
 

@@ -327,6 +327,13 @@ pub(super) fn guess_open_elements(
         }
         core.cdata_allowed = sim.in_foreign_content();
     }
+    guess_from_unmatched(unmatched)
+}
+
+/// The guessed stack of open elements (bottom first) for the end tags
+/// that closed no element of the chunk's own, in order: `html`, `body`,
+/// then those elements innermost last, foreign inside `svg` and `math`.
+pub(super) fn guess_from_unmatched(unmatched: Vec<String>) -> Vec<(Namespace, String)> {
     let mut guess = vec![
         (Namespace::Html, "html".to_owned()),
         (Namespace::Html, "body".to_owned()),

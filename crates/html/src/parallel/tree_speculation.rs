@@ -12,7 +12,8 @@
 //!
 //! - the tokenizer in the data state (the cut is just before a tag);
 //! - the stack of open elements `html`, `body` and the elements the
-//!   chunk's unmatched end tags close (`probe::guess_open_elements`), each
+//!   chunk's unmatched end tags close (found by a quick scan of its tags,
+//!   `end_tag_scan.rs`), each
 //!   a *stand-in*: an element of the worker's document with no attributes
 //!   and no children but the next stand-in;
 //! - the insertion mode that stack implies (*reset the insertion mode
@@ -341,11 +342,16 @@ pub(super) fn prepare(
     source: &Arc<String>,
     cut: usize,
     options: &ParseOptions,
-) -> Result<(Prepared, Guess), TreeRejection> {
+    watch_meta_encoding: bool,
+    stop: &AtomicBool,
+) -> Result<(Prepared, Guess), Unbuilt> {
     let quirks = document_quirks(input, source, options);
-    let guess = super::probe::guess_open_elements(input, cut, options.scripting);
+    let stopped = || stop.load(Ordering::Relaxed);
+    let unmatched = super::end_tag_scan::unmatched_end_tags(input, cut, options.scripting, stopped)
+        .ok_or(Unbuilt::Stopped)?;
+    let guess = super::probe::guess_from_unmatched(unmatched);
     if guess.iter().any(|(ns, name)| unguessable(*ns, name)) {
-        return Err(TreeRejection::Unguessable);
+        return Err(Unbuilt::Rejected(TreeRejection::Unguessable));
     }
     let sink = SpecSink {
         dom: DomSink::sharing(Arc::clone(source), false),
@@ -353,6 +359,7 @@ pub(super) fn prepare(
         reached: Cell::new(false),
     };
     let mut builder = TreeBuilder::new(sink, options.scripting, false);
+    builder.watch_meta_encoding = watch_meta_encoding;
     // The stand-ins: `html`, its `head` and `body` (nodes 1, 2, 3), then
     // the guessed elements, each in the one before.
     let prefix = "<html><head></head><body>";
@@ -501,18 +508,14 @@ pub(super) fn adoptable(
     Ok(stand_ins)
 }
 
-/// The whole document: the calling thread's, up to the cut, with the
-/// worker's tree `built` adopted, each stand-in's gains going to the node
-/// [`adoptable`] paired it with.
+/// Adopts the worker's tree `built` into `doc`, the calling thread's
+/// document at the cut: each stand-in's gains go to the node [`adoptable`]
+/// paired it with, and `doc` is the whole document.
 pub(super) fn adopt(
-    builder: TreeBuilder<DomSink>,
-    core: &Core,
+    doc: &mut Document,
     built: Document,
     stand_ins: &[(NodeId, NodeId)],
     guess: &Guess,
-) -> Document {
-    let (sink, errors) = builder.into_parts();
-    let mut doc = sink.finish(errors, core.errors().to_vec());
+) {
     doc.adopt_speculated(built, stand_ins, guess.last_stand_in);
-    doc
 }

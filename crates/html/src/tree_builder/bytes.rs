@@ -38,7 +38,15 @@ pub fn parse_bytes(
     let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
         drive(builder, core, text, true)
     };
-    if let Some(doc) = parse_watching(bytes, &text, lent, &mut det, options, &mut run) {
+    if let Some(doc) = parse_watching(
+        bytes,
+        &text,
+        std::sync::Arc::new(text.to_string()),
+        lent,
+        &mut det,
+        options,
+        &mut run,
+    ) {
         return (doc, det);
     }
     // The encoding changed: decode again and parse from the start.
@@ -54,12 +62,13 @@ pub fn parse_bytes(
 pub(crate) fn parse_watching(
     bytes: &[u8],
     text: &str,
+    source: std::sync::Arc<String>,
     lent: bool,
     det: &mut Determination,
     options: &ParseOptions,
     run: &mut dyn FnMut(&mut TreeBuilder<DomSink>, &mut Core, &str) -> Stopped,
 ) -> Option<Document> {
-    let sink = DomSink::new(text.to_string(), false);
+    let sink = DomSink::sharing(source, false);
     let mut builder = TreeBuilder::new(sink, options.scripting, options.report_errors);
     let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
     core.driven = true;

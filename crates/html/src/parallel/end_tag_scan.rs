@@ -1,0 +1,243 @@
+//! The end tags of a chunk that close no element the chunk opened, found
+//! by a scan of its tags that is no tokenizer: what a worker guesses the
+//! stack of open elements at the chunk's start from
+//! (`tree_speculation.rs`).
+//!
+//! The guess only decides how often a speculated tree is adopted, never
+//! what tree a parse builds (the calling thread compares the whole guessed
+//! state with the true one), so the scan may be approximate where pages
+//! are rare, and it must be cheap: it runs on the worker before the
+//! chunk's tree builder does, and the worker's time is the parse's
+//! critical path. It jumps from `<` to `<` (`memchr`), reads tag names,
+//! steps over attribute values in quotes, comments, and the text of the
+//! elements whose text is no markup (`script`, `style`, `textarea`,
+//! `title`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` when
+//! scripting, `plaintext`); everything else is skipped unread. The full
+//! tokenizer's guess (`probe::guess_open_elements`, for the measurements)
+//! costs about the chunk's tokenizing, which is most of what the worker's
+//! tree builder spares the calling thread.
+
+use std::collections::HashMap;
+
+use memchr::{memchr, memchr3};
+
+use crate::names::LocalName;
+use crate::simulator::is_void;
+
+/// The end tags in `input[from..]` that close no element opened after
+/// `from` (matched by name, as a stack), in order, lower-cased; `</html>`,
+/// `</body>`, `</head>` and `</br>`, which close nothing in body, left out.
+/// `None` if `stopped` (asked every few thousand tags) said to stop.
+///
+/// Linear in the input: an end tag looks for its element on the stack only
+/// when an element of its name is open (a count per name hash), and the
+/// elements it passes over there are closed with it; no allocation per
+/// tag but for an unmatched end tag's name.
+pub(super) fn unmatched_end_tags(
+    input: &str,
+    from: usize,
+    scripting: bool,
+    stopped: impl Fn() -> bool,
+) -> Option<Vec<String>> {
+    let b = input.as_bytes();
+    let mut opened: Vec<(&[u8], u64)> = Vec::new();
+    let mut open_counts: HashMap<u64, u32, foldhash::fast::FixedState> = HashMap::default();
+    let mut unmatched: Vec<String> = Vec::new();
+    let mut at = from;
+    let mut tags = 0u32;
+    let mut raw_ends = RawTextEnds::default();
+    while let Some(i) = memchr(b'<', &b[at.min(b.len())..]) {
+        let lt = at + i;
+        at = lt + 1;
+        tags = tags.wrapping_add(1);
+        if tags.is_multiple_of(4096) && stopped() {
+            return None;
+        }
+        match b.get(lt + 1) {
+            Some(b'!') if b[lt..].starts_with(b"<!--") => {
+                at = find(b, lt + 4, b"-->").map_or(b.len(), |e| e + 3);
+            }
+            Some(b'!' | b'?') => at = memchr(b'>', &b[at..]).map_or(b.len(), |e| at + e + 1),
+            Some(b'/') if b.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => {
+                let name = tag_name(b, lt + 2);
+                at = tag_end(b, lt + 2 + name.len());
+                let hash = name_hash(name);
+                let open = match open_counts.get(&hash) {
+                    Some(&n) if n > 0 => opened
+                        .iter()
+                        .rposition(|(open, _)| open.eq_ignore_ascii_case(name)),
+                    _ => None,
+                };
+                if let Some(open) = open {
+                    for (_, closed) in opened.drain(open..) {
+                        if let Some(n) = open_counts.get_mut(&closed) {
+                            *n -= 1;
+                        }
+                    }
+                } else if !matches!(
+                    lower(name, &mut [0; 8]),
+                    b"html" | b"body" | b"head" | b"br"
+                ) {
+                    unmatched.push(String::from_utf8_lossy(name).to_ascii_lowercase());
+                }
+            }
+            Some(c) if c.is_ascii_alphabetic() => {
+                let name = tag_name(b, lt + 1);
+                let end = tag_end(b, lt + 1 + name.len());
+                at = end;
+                let self_closing = end >= 2 && b[end - 2] == b'/';
+                let mut buf = [0; 16];
+                let lower = lower(name, &mut buf);
+                if let Some(text_end) = raw_ends.after(b, end, lower, scripting) {
+                    at = text_end;
+                    continue;
+                }
+                if !is_void(LocalName::from_lowercase(lower)) && !self_closing {
+                    let hash = name_hash(name);
+                    opened.push((name, hash));
+                    *open_counts.entry(hash).or_insert(0) += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(unmatched)
+}
+
+/// `name` lower-cased into `buf`, if it fits (else an empty name, which is
+/// none of the names the scan looks for).
+fn lower<'b>(name: &[u8], buf: &'b mut [u8]) -> &'b [u8] {
+    let Some(out) = buf.get_mut(..name.len()) else {
+        return &[];
+    };
+    for (o, c) in out.iter_mut().zip(name) {
+        *o = c.to_ascii_lowercase();
+    }
+    out
+}
+
+/// A hash of a tag name, the same in any case.
+fn name_hash(name: &[u8]) -> u64 {
+    name.iter().fold(0xcbf2_9ce4_8422_2325, |h: u64, c| {
+        (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The tag name at `at` (up to whitespace, `/` or `>`).
+fn tag_name(b: &[u8], at: usize) -> &[u8] {
+    let len = b[at..]
+        .iter()
+        .position(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0C' | b'/' | b'>'))
+        .unwrap_or(b.len() - at);
+    &b[at..at + len]
+}
+
+/// Just after the `>` that ends the tag whose attributes begin at `at`,
+/// stepping over quoted values; the end of the input if none does.
+fn tag_end(b: &[u8], mut at: usize) -> usize {
+    while let Some(i) = memchr3(b'>', b'"', b'\'', &b[at.min(b.len())..]) {
+        let p = at + i;
+        match b[p] {
+            b'>' => return p + 1,
+            quote => at = memchr(quote, &b[p + 1..]).map_or(b.len(), |e| p + 1 + e + 1),
+        }
+    }
+    b.len()
+}
+
+/// The elements whose text is no markup (`noscript` only when scripting),
+/// in the order of [`RawTextEnds`]' entries.
+const RAW_TEXT: [&[u8]; 9] = [
+    b"script",
+    b"style",
+    b"textarea",
+    b"title",
+    b"xmp",
+    b"iframe",
+    b"noembed",
+    b"noframes",
+    b"noscript",
+];
+
+/// Where each raw-text element's next end tag was found, from where: a
+/// scan that meets many start tags of one (`<script` in a script's
+/// strings, read as markup by a chunk that starts inside the script) looks
+/// for the end tag once, not once per start tag, which would be quadratic.
+#[derive(Default)]
+struct RawTextEnds([Option<(usize, Option<usize>)>; 9]);
+
+impl RawTextEnds {
+    /// Just after the end tag that ends the text of an element whose text
+    /// is no markup, when the start tag that ends at `at` opens one.
+    fn after(&mut self, b: &[u8], at: usize, name: &[u8], scripting: bool) -> Option<usize> {
+        if name == b"plaintext" {
+            return Some(b.len());
+        }
+        let i = RAW_TEXT.iter().position(|&raw| raw == name)?;
+        if name == b"noscript" && !scripting {
+            return None;
+        }
+        let end_tag = match self.0[i] {
+            // Searched from at or before `at`, and found nothing or
+            // something at or after it: the same answer.
+            Some((from, found)) if from <= at && found.is_none_or(|p| p >= at) => found,
+            _ => {
+                let found = end_tag_at(b, at, name);
+                self.0[i] = Some((at, found));
+                found
+            }
+        };
+        Some(end_tag.map_or(b.len(), |p| tag_end(b, p + 2 + name.len())))
+    }
+}
+
+/// The first `</name` (any case) at or after `from`.
+fn end_tag_at(b: &[u8], mut from: usize, name: &[u8]) -> Option<usize> {
+    while let Some(p) = find(b, from, b"</") {
+        let after = &b[p + 2..];
+        if after.len() >= name.len() && after[..name.len()].eq_ignore_ascii_case(name) {
+            return Some(p);
+        }
+        from = p + 2;
+    }
+    None
+}
+
+/// The first occurrence of `needle` in `b` at or after `from`.
+fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    memchr::memmem::find(b.get(from..)?, needle).map(|i| from + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unmatched_end_tags;
+
+    #[test]
+    fn end_tags_that_close_what_the_chunk_did_not_open() {
+        let chunk =
+            "<div><p>a</p><br><img src='a>b'></div></section><!-- </x> --></main></body></html>";
+        assert_eq!(
+            unmatched_end_tags(chunk, 0, true, || false).unwrap(),
+            ["section", "main"]
+        );
+        // Raw text is skipped; a stray end tag counts; case does not matter.
+        let chunk =
+            "<script>if (a</b) {}</script><style>x</style></TD></Tr><textarea></li></textarea>";
+        assert_eq!(
+            unmatched_end_tags(chunk, 0, true, || false).unwrap(),
+            ["td", "tr"]
+        );
+        // From an offset; self-closing tags open nothing; plaintext ends all.
+        let chunk = "</ul><svg><rect/></svg></g><plaintext></div>";
+        assert_eq!(unmatched_end_tags(chunk, 5, true, || false).unwrap(), ["g"]);
+        assert!(
+            unmatched_end_tags("<div><a href=\"x", 0, true, || false)
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            unmatched_end_tags(&"<p>".repeat(5000), 0, true, || true),
+            None
+        );
+    }
+}
