@@ -311,6 +311,10 @@ fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
         };
         docs.push((label, made(bytes)));
     }
+    for mb in if quick { &[1][..] } else { &[1, 4, 16][..] } {
+        let label = format!("{mb} MB, well-formed");
+        docs.push((label, well_formed_document(mb * 1_000_000)));
+    }
     let mb = made(1_000_000);
     docs.push((
         "hostile: a comment across all".into(),
@@ -321,6 +325,34 @@ fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
         format!("<script>{}</script>", mb.replace("</", "<\\/")),
     ));
     docs
+}
+
+/// A well-formed document of about `bytes` bytes: one page of many posts,
+/// each a `div` with a heading, a paragraph of inline markup, a list, a
+/// table with its `tbody` and a form, every end tag written — the kind of
+/// document where a chunk's own end tags tell the tree builder's state at
+/// a cut (tree speculation's guess holds), unlike pages one after another.
+pub(crate) fn well_formed_document(bytes: usize) -> String {
+    use std::fmt::Write;
+    let mut doc = String::with_capacity(bytes + 4096);
+    doc.push_str(
+        "<!DOCTYPE html><html><head><title>Archive</title></head><body><div id=page><main>\n",
+    );
+    let mut i = 0usize;
+    while doc.len() < bytes {
+        let _ = writeln!(
+            doc,
+            "<div class=post id=p{i}><h2><a href=\"/posts/{i}\">Post {i}</a></h2>\
+             <p>Some text with <b>bold</b>, <i>italic</i> &amp; <a href=\"/tag/{tag}\">a tag</a>.</p>\
+             <ul><li>one</li><li>two</li></ul>\
+             <table><tbody><tr><td>{i}</td><td>cell</td></tr></tbody></table>\
+             <form action=/c><input name=q value={i}></form></div>",
+            tag = i % 97
+        );
+        i += 1;
+    }
+    doc.push_str("</main></div></body></html>\n");
+    doc
 }
 
 /// Corpus pages one after another up to `bytes`, cut at a character

@@ -4,7 +4,9 @@
 //! --html` on it (issue 43's whole-process figures).
 //!
 //! The documents are corpus pages one after another (as `hpar` makes
-//! them) of 16, 32 and 64 MB, written once to the scratch folder. Each
+//! them) of 16, 32 and 64 MB, and well-formed documents of those sizes
+//! (`hpar_bench::well_formed_document`, where tree speculation's guess
+//! holds), written to the scratch folder. Each
 //! run is a child process with its output to `/dev/null`, timed from
 //! here (start-up, reading, decoding, parsing, rendering and writing
 //! included); `--threads 1` and `--threads 2` alternate, and each keeps
@@ -12,9 +14,9 @@
 //! time), with the CPU time of that run beside it.
 
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::hpar_bench::made_document;
+use crate::hpar_bench::{made_document, well_formed_document};
 use crate::pages::Pages;
 use crate::pipeline_bench::child::{run_measured, spinneret_binary};
 use crate::table::{Cell, Column, Table};
@@ -44,14 +46,37 @@ pub fn run(rounds: usize, quick: bool) {
         Column::right("CPU s"),
         Column::right("speedup"),
     ]);
-    for &mb in sizes {
-        let path = dir.join(format!("pages-{mb}mb.html"));
-        if let Err(e) = write_document(&path, &set, mb * 1_000_000) {
+    let documents = sizes.iter().flat_map(|&mb| {
+        [
+            (
+                format!("{mb} MB of pages"),
+                format!("pages-{mb}mb.html"),
+                false,
+            ),
+            (
+                format!("{mb} MB, well-formed"),
+                format!("posts-{mb}mb.html"),
+                true,
+            ),
+        ]
+    });
+    for (name, file_name, well_formed) in documents {
+        let path = dir.join(file_name);
+        let mb = name
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(16);
+        let doc = match well_formed {
+            true => well_formed_document(mb * 1_000_000),
+            false => made_document(&set, mb * 1_000_000),
+        };
+        if let Err(e) = std::fs::write(&path, doc) {
             eprintln!("hpar-cli: {}: {e}", path.display());
             return;
         }
         let file = path.display().to_string();
-        let commands: [(&str, Vec<&str>); 4] = [
+        let commands: [(&str, Vec<&str>); 5] = [
             (
                 "tree --format dump",
                 vec!["tree", &file, "--format", "dump", "--max-size", "1G"],
@@ -68,6 +93,18 @@ pub fn run(rounds: usize, quick: bool) {
                 "text --html (whole page, JSON Lines)",
                 vec!["text", "--html", &file, "--max-record-size", "1G"],
             ),
+            (
+                "tree --format dump --tree-speculation",
+                vec![
+                    "tree",
+                    &file,
+                    "--format",
+                    "dump",
+                    "--max-size",
+                    "1G",
+                    "--tree-speculation",
+                ],
+            ),
         ];
         for (label, command) in &commands {
             let args = |threads: &'static str| -> Vec<String> {
@@ -83,7 +120,7 @@ pub fn run(rounds: usize, quick: bool) {
                 }
             };
             table.push(vec![
-                Cell::text(format!("{mb} MB of pages")),
+                Cell::text(name.clone()),
                 Cell::text(label.to_string()),
                 Cell::text(format!("{:.3}", one.0)),
                 Cell::text(one.1.map_or("—".into(), |c| format!("{c:.3}"))),
@@ -124,10 +161,4 @@ fn alternate(
         best_b = better(best_b, run(b)?);
     }
     Ok((best_a.expect("one round"), best_b.expect("one round")))
-}
-
-/// Writes corpus pages one after another up to `bytes` (cut at a
-/// character boundary) to `path`.
-fn write_document(path: &PathBuf, set: &Pages, bytes: usize) -> std::io::Result<()> {
-    std::fs::write(path, made_document(set, bytes))
 }

@@ -246,12 +246,27 @@ fn a_late_meta_that_changes_the_encoding() {
     let options = ParseOptions::default();
     let (sequential, det) = parse_bytes(&page, &sniffer, &options);
     for n in [2, 4] {
-        let parallel = threads(n);
-        let (doc, pdet) =
-            pool(n).install(|| parse_bytes_parallel(&page, &sniffer, &options, &parallel));
-        assert_eq!(pdet.encoding, det.encoding);
-        assert!(doc.dump() == sequential.dump(), "{n} threads");
+        for parallel in [threads(n), tree(threads(n))] {
+            let (doc, pdet) =
+                pool(n).install(|| parse_bytes_parallel(&page, &sniffer, &options, &parallel));
+            assert_eq!(pdet.encoding, det.encoding);
+            assert!(doc.dump() == sequential.dump(), "{n} threads: {parallel:?}");
+        }
     }
+    // A `<meta>` in the speculated half, while the encoding is tentative:
+    // the worker stops; the calling thread meets it and decides.
+    let mut late = b"<html><head><title>caf\xc3\xa9</title></head><body>".to_vec();
+    late.extend_from_slice(
+        "<div><p>caf\u{e9} <b>x</b></p></div>"
+            .repeat(4000)
+            .as_bytes(),
+    );
+    late.extend_from_slice(b"<meta charset=windows-1252><p>\xe9");
+    let (sequential, det) = parse_bytes(&late, &sniffer, &options);
+    let (doc, pdet) =
+        pool(2).install(|| parse_bytes_parallel(&late, &sniffer, &options, &tree(threads(2))));
+    assert_eq!(pdet.encoding, det.encoding);
+    assert!(doc.dump() == sequential.dump(), "a <meta> after the cut");
 }
 
 #[test]

@@ -171,6 +171,15 @@ impl Document {
         (Adopted { first, len }, root_first, root_last)
     }
 
+    /// Reserves room for the nodes and attributes of a document of about
+    /// `bytes` bytes of input (room that is not touched costs no memory):
+    /// a document that will adopt another half of its size then copies
+    /// that half once, without moving its own.
+    pub(crate) fn reserve_for_input(&mut self, bytes: usize) {
+        self.nodes.reserve(bytes / 16);
+        self.attrs.reserve(bytes / 32);
+    }
+
     /// Moves `other`, a tree built from a guessed context, into this
     /// document: `stand_ins` pairs each of `other`'s nodes that stood for
     /// a node of this one (its root first, then the elements it guessed)

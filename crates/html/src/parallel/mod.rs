@@ -376,8 +376,7 @@ fn parse_speculating_tree(
     watch: Option<(&[u8], bool, &mut Determination)>,
 ) -> (Option<Document>, SpeculationStats) {
     let source = Arc::new(input.to_owned());
-    let stop = AtomicBool::new(false);
-    let started = AtomicBool::new(false);
+    let flags = Arc::new(WorkerFlags::default());
     let (guess_tx, guess_rx) = sync_channel::<Result<Guess, TreeRejection>>(1);
     let (tree_tx, tree_rx) = sync_channel::<Result<Document, Unbuilt>>(1);
     let watch_meta = watch
@@ -385,8 +384,7 @@ fn parse_speculating_tree(
         .is_some_and(|(_, _, det)| det.confidence == spinneret_encoding::Confidence::Tentative);
     let mut side = TreeSide {
         cut,
-        started: &started,
-        stop: &stop,
+        flags: Arc::clone(&flags),
         guess: guess_rx,
         tree: tree_rx,
         settled: false,
@@ -397,23 +395,33 @@ fn parse_speculating_tree(
     side.stats.chunks = 1;
     side.stats.bytes_tokenized = 0;
     side.stats.tree.cut = cut;
-    let doc = rayon::in_place_scope(|scope| {
-        let (source, stop, started) = (&source, &stop, &started);
-        scope.spawn(move |_| {
-            started.store(true, Ordering::Release);
-            if stop.load(Ordering::Relaxed) {
-                return;
-            }
-            match tree_speculation::prepare(input, source, cut, options, watch_meta, stop) {
-                Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
-                Err(Unbuilt::Stopped) => {}
-                Ok((prepared, guess)) => {
-                    if guess_tx.send(Ok(guess)).is_ok() {
-                        let _ = tree_tx.send(tree_speculation::run(prepared, input, stop));
+    // The worker is a job of its own on rayon's current pool, owning what
+    // it reads (the shared input, the flags): the calling thread never
+    // waits for it to finish. Where its tree is not wanted it stops at its
+    // next poll — within one token, or a few thousand tags of its scan —
+    // after this call may have returned.
+    {
+        let (source, flags, options) = (Arc::clone(&source), Arc::clone(&flags), options.clone());
+        rayon::spawn(move || {
+            flags.started.store(true, Ordering::Release);
+            if !flags.stop.load(Ordering::Relaxed) {
+                let input = source.as_str();
+                let stop = &flags.stop;
+                match tree_speculation::prepare(input, &source, cut, &options, watch_meta, stop) {
+                    Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
+                    Err(Unbuilt::Stopped) => {}
+                    Ok((prepared, guess)) => {
+                        if guess_tx.send(Ok(guess)).is_ok() {
+                            let _ = tree_tx.send(tree_speculation::run(prepared, input, stop));
+                        }
                     }
                 }
             }
+            flags.done.store(true, Ordering::Release);
         });
+    }
+    let doc = {
+        let source = &source;
         let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
             side.drive(builder, core, text)
         };
@@ -428,7 +436,8 @@ fn parse_speculating_tree(
                 &mut run,
             ),
             None => {
-                let sink = DomSink::sharing(Arc::clone(source), false);
+                let mut sink = DomSink::sharing(Arc::clone(source), false);
+                sink.doc.reserve_for_input(input.len());
                 let mut builder = TreeBuilder::new(sink, options.scripting, false);
                 let mut core = driven_core(options);
                 run(&mut builder, &mut core, input);
@@ -437,9 +446,9 @@ fn parse_speculating_tree(
         };
         // The worker may still be at work (on a guess found wrong, or a
         // parse given up for another encoding): it stops at its next poll.
-        stop.store(true, Ordering::Relaxed);
+        flags.stop.store(true, Ordering::Relaxed);
         doc
-    });
+    };
     #[cfg(debug_assertions)]
     if let Some(doc) = &doc
         && side.stats.tree.adopted
@@ -452,12 +461,22 @@ fn parse_speculating_tree(
     (doc, side.stats)
 }
 
+/// What the tree-speculating worker and the calling thread share.
+#[derive(Default)]
+struct WorkerFlags {
+    /// The worker has begun.
+    started: AtomicBool,
+    /// The calling thread no longer wants its tree.
+    stop: AtomicBool,
+    /// The worker has returned.
+    done: AtomicBool,
+}
+
 /// The calling thread's side of tree speculation: it parses to the cut,
 /// settles the speculation there, and parses on if it must.
 struct TreeSide<'a> {
     cut: usize,
-    started: &'a AtomicBool,
-    stop: &'a AtomicBool,
+    flags: Arc<WorkerFlags>,
     guess: Receiver<Result<Guess, TreeRejection>>,
     tree: Receiver<Result<Document, Unbuilt>>,
     /// Past the cut: the speculation is settled.
@@ -503,13 +522,21 @@ impl TreeSide<'_> {
             match self.settle(builder, core, input) {
                 Ok(()) => return Stopped::End,
                 Err(why) => {
-                    self.stop.store(true, Ordering::Relaxed);
+                    self.flags.stop.store(true, Ordering::Relaxed);
                     self.stats.tree.rejection = Some(why);
                 }
             }
         }
-        // The rest, as a parallel parse from here.
-        let starts = starts_from(input, core.pos, self.parallel);
+        // The rest, as a parallel parse from here — unless the worker is
+        // still at work on the pool: a job queued behind it would help only
+        // once it stops, and the parse would wait for that at its end.
+        let flags = &self.flags;
+        let worker_busy =
+            flags.started.load(Ordering::Acquire) && !flags.done.load(Ordering::Acquire);
+        let starts = match worker_busy {
+            true => Vec::new(),
+            false => starts_from(input, core.pos, self.parallel),
+        };
         if starts.is_empty() {
             let from = core.pos;
             let stopped = drive(builder, core, input, true);
@@ -545,7 +572,7 @@ impl TreeSide<'_> {
         if core.pos != self.cut || core.boundary_mode() != TextMode::Data {
             return Err(TreeRejection::Tokenizer);
         }
-        if !self.started.load(Ordering::Acquire) {
+        if !self.flags.started.load(Ordering::Acquire) {
             return Err(TreeRejection::NotStarted);
         }
         let guess = self
