@@ -3,19 +3,19 @@
 //!
 //! # What runs where
 //!
-//! The input is cut once more, about halfway (`TREE_CUT`, a smart cut).
-//! While the calling thread parses the input up to the cut (itself, or
-//! with the pipelined workers of `parallel/mod.rs` tokenizing ahead of it),
-//! one worker builds the tree of the rest — tokenizer *and* tree builder,
-//! to the end of the input and its end of file — into a document of its
-//! own, from a context it guesses at the cut (`Guess`):
+//! The input is cut once, about halfway (`tree_cut` in `parallel/mod.rs`:
+//! just after a `</script>` end tag, which text of a script cannot hold,
+//! else before a tag). While the calling thread parses the input up to the
+//! cut, one worker — a job of its own on rayon's pool, which the calling
+//! thread never waits for — builds the tree of the rest, tokenizer *and*
+//! tree builder, to the end of the input and its end of file, into a
+//! document of its own, from a context it guesses at the cut (`Guess`):
 //!
-//! - the tokenizer in the data state (the cut is just before a tag);
+//! - the tokenizer in the data state;
 //! - the stack of open elements `html`, `body` and the elements the
 //!   chunk's unmatched end tags close (found by a quick scan of its tags,
-//!   `end_tag_scan.rs`), each
-//!   a *stand-in*: an element of the worker's document with no attributes
-//!   and no children but the next stand-in;
+//!   `end_tag_scan.rs`), each a *stand-in*: an element of the worker's
+//!   document with no attributes and no children but the next stand-in;
 //! - the insertion mode that stack implies (*reset the insertion mode
 //!   appropriately*, so in a table cell, in a row or in a table where the
 //!   stack says so); a marker in the list of active formatting elements
@@ -35,7 +35,8 @@
 //! node it stood for, and the parse is over. If not — or if the worker's
 //! tree builder reached into the context where its work could not be
 //! moved (below), or a `<meta>` there would change the encoding — the
-//! calling thread parses the rest itself, as a sequential parse would.
+//! calling thread parses the rest itself, as a sequential parse would
+//! (with pipelined workers, unless the worker is still at work).
 //!
 //! # Why an adopted tree is the sequential one
 //!
