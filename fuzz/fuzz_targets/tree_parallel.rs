@@ -1,7 +1,7 @@
 //! The parallel parser: `parse_document_parallel` with fuzzer-chosen cuts
 //! builds exactly `parse_document`'s tree (the html5lib dump), and covers
-//! every byte once (reused from a worker or tokenized by the calling
-//! thread). The cuts are where workers start speculating, so the fuzzer
+//! every byte once (reused from a worker, tokenized by the calling thread
+//! or in an adopted tree). The cuts are where workers start speculating, so the fuzzer
 //! looks for a chunk start, a state and a resynchronization that fool the
 //! validation.
 //!
@@ -10,7 +10,8 @@
 //! `</script>` or at a smart cut; bit 2 the parse runs on the only thread
 //! of a rayon pool, where no worker can start before it ends: with the
 //! parser's own starts it then parses sequentially, with the cuts the
-//! calling thread passes every chunk itself), a count byte (low 3 bits:
+//! calling thread passes every chunk itself; bit 3 tree speculation, the
+//! tree after the last cut built from a guess), a count byte (low 3 bits:
 //! how many cuts follow), each cut as a little-endian `u16` byte offset,
 //! then the text (invalid UTF-8 replaced; cuts off a character boundary or
 //! out of order are ignored by the parser).
@@ -42,6 +43,7 @@ fuzz_target!(|data: &[u8]| {
         threads: 2,
         sequential_below: 0,
         cuts: (flags & 2 == 0).then(|| cuts.clone()),
+        tree_speculation: flags & 8 != 0,
     };
     let parse = || parse_document_parallel_with_stats(&text, &options, &parallel);
     let (doc, stats) = if flags & 4 != 0 {
@@ -58,7 +60,7 @@ fuzz_target!(|data: &[u8]| {
         parse()
     };
     assert_eq!(
-        stats.bytes_reused + stats.bytes_tokenized,
+        stats.bytes_reused + stats.bytes_tokenized + stats.tree.bytes_adopted,
         text.len() as u64,
         "{stats:?}"
     );
