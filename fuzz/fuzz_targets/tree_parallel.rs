@@ -44,6 +44,7 @@ fuzz_target!(|data: &[u8]| {
         sequential_below: 0,
         cuts: (flags & 2 == 0).then(|| cuts.clone()),
         tree_speculation: flags & 8 != 0,
+        tree_speculation_from: 0,
     };
     let parse = || parse_document_parallel_with_stats(&text, &options, &parallel);
     let (doc, stats) = if flags & 4 != 0 {

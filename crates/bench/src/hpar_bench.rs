@@ -37,8 +37,9 @@
 use std::hint::black_box;
 
 use spinneret_html::{
-    ParallelOptions, ParseOptions, Tokenizer, TokenizerOptions, parse_document,
-    parse_document_parallel, parse_document_parallel_with_stats, probe_cut, probe_tree_speculation,
+    ParallelOptions, ParseOptions, TREE_SPECULATION_FROM, Tokenizer, TokenizerOptions,
+    parse_document, parse_document_parallel, parse_document_parallel_with_stats, probe_cut,
+    probe_tree_speculation,
 };
 
 use spinneret_testdata::cpu_time;
@@ -95,6 +96,7 @@ pub fn run(plan: Plan, quick: bool) {
                 sequential_below: 0,
                 cuts: None,
                 tree_speculation: false,
+                tree_speculation_from: 0,
             };
             // How much a worker contributes depends on when its pool
             // thread starts (on this machine, sometimes only after a short
@@ -153,6 +155,7 @@ pub fn run(plan: Plan, quick: bool) {
         sequential_below: 0,
         cuts: None,
         tree_speculation: false,
+        tree_speculation_from: 0,
     };
     for (name, doc) in &docs {
         let sequential = || drop(black_box(parse_document(black_box(doc), &options)));
@@ -197,6 +200,7 @@ pub fn run(plan: Plan, quick: bool) {
         // speed against the sequential parse, paired likewise.
         let tree = ParallelOptions {
             tree_speculation: true,
+            tree_speculation_from: TREE_SPECULATION_FROM,
             ..two.clone()
         };
         let outcome = pool(2)
@@ -207,7 +211,7 @@ pub fn run(plan: Plan, quick: bool) {
         let outcome = match outcome.rejection {
             _ if outcome.adopted => format!("adopted (depth {})", outcome.guessed_depth),
             Some(why) => format!("rebuilt: {why:?} (depth {})", outcome.guessed_depth),
-            None => "sequential".into(),
+            None => "not speculated: fewer tags than TREE_SPECULATION_FROM".into(),
         };
         let speculating = || {
             drop(black_box(parse_document_parallel(
@@ -248,7 +252,11 @@ pub fn run(plan: Plan, quick: bool) {
 /// (This machine's speed drifts by tens of percent within seconds; two
 /// passes run back to back meet the same speed, so their ratio holds
 /// still where best passes taken a second apart do not.)
-fn paired_passes(plan: Plan, sequential: impl Fn(), parallel: impl Fn()) -> (f64, f64, f64) {
+pub(crate) fn paired_passes(
+    plan: Plan,
+    sequential: impl Fn(),
+    parallel: impl Fn(),
+) -> (f64, f64, f64) {
     let time = |f: &dyn Fn()| {
         let start = std::time::Instant::now();
         f();
@@ -281,7 +289,7 @@ fn paired_passes(plan: Plan, sequential: impl Fn(), parallel: impl Fn()) -> (f64
 /// two hostile documents of 1 MB where every speculation fails (a comment,
 /// a script across the whole document). With `quick`, the largest page,
 /// the 1 MB document and the hostile ones.
-fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
+pub(crate) fn documents(set: &Pages, quick: bool) -> Vec<(String, String)> {
     let mut pages: Vec<(String, String)> = set
         .pages
         .iter()
@@ -546,6 +554,7 @@ fn parser_cuts(doc: &str) -> Vec<usize> {
             sequential_below: 0,
             cuts: None,
             tree_speculation: false,
+            tree_speculation_from: 0,
         };
         // The first chunk starts at 0.
         let starts = pool(threads).install(|| options.chunk_starts(doc));
@@ -574,6 +583,16 @@ fn tag_cut(doc: &str, at: usize) -> usize {
             _ => false,
         }
     })
+}
+
+/// The first `<div` or `</div` tag within `reach` bytes of `at`, else the
+/// first tag at or after `at` (as the parser's smart cut falls).
+pub(crate) fn first_tag_or_div(doc: &str, at: usize, reach: usize) -> usize {
+    let div = div_cut(doc, at);
+    match div.saturating_sub(at) <= reach {
+        true => div,
+        false => tag_cut(doc, at),
+    }
 }
 
 /// The first `<div` or `</div` tag at or after `at`.

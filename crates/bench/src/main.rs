@@ -17,6 +17,9 @@
 //! - `hpar` ([`hpar_bench`]): one document parsed on several threads,
 //!   against the sequential parser and html5ever, with what became of the
 //!   speculation.
+//! - `hpar-model` ([`hpar_model`]): tree speculation over 2–16 chunks,
+//!   a scheduling model fed with each chunk's measured costs, beside the
+//!   measured 2-thread run.
 //! - `hpar-cli` ([`hpar_cli`]): the whole `spinneret tree` process on
 //!   one document of 16–64 MB, `--threads 2` against `--threads 1`, per
 //!   output format.
@@ -46,6 +49,7 @@
 //! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench tree [--quick]
 //! spinneret-bench hpar [--quick]
+//! spinneret-bench hpar-model [--quick]
 //! spinneret-bench hpar-cli [--quick] [--repeat K]
 //! spinneret-bench index [--quick] [--repeat K]
 //! spinneret-bench index-memory [--repeat K]
@@ -70,6 +74,7 @@ mod canon_bench;
 mod encoding_bench;
 mod hpar_bench;
 mod hpar_cli;
+mod hpar_model;
 mod index_bench;
 mod pages;
 mod pipeline_bench;
@@ -104,6 +109,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench canon [--quick]\n\
          \x20      spinneret-bench tree [--quick]\n\
          \x20      spinneret-bench hpar [--quick]\n\
+         \x20      spinneret-bench hpar-model [--quick]\n\
          \x20      spinneret-bench hpar-cli [--quick] [--repeat K]\n\
          \x20      spinneret-bench index [--quick] [--repeat K]\n\
          \x20      spinneret-bench index-memory [--repeat K]\n\
@@ -178,6 +184,7 @@ fn main() -> ExitCode {
         ["text"] => text_bench::run(quick, repeat),
         ["tree"] => tree_bench::run(plan, quick),
         ["hpar"] => hpar_bench::run(plan, quick),
+        ["hpar-model"] => hpar_model::run(plan, quick),
         ["hpar-cli"] => hpar_cli::run(repeat.unwrap_or(5) as usize, quick),
         // `--repeat` belongs to `pipeline`, `index`, `text` and `hpar-cli` alone.
         _ if repeat.is_some() => return usage(),

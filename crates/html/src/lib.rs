@@ -45,9 +45,10 @@ pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;
 pub use namespace::{AttrNamespace, Namespace};
 pub use parallel::{
-    CutProbe, ParallelOptions, SEQUENTIAL_BELOW, SpeculationProbe, SpeculationStats, TreeRejection,
-    TreeSpeculationStats, parse_bytes_parallel, parse_document_parallel,
-    parse_document_parallel_with_stats, probe_cut, probe_tree_speculation,
+    ChunkCosts, CutProbe, ParallelOptions, SEQUENTIAL_BELOW, SpeculationProbe, SpeculationStats,
+    TREE_SPECULATION_FROM, TreeRejection, TreeSpeculationStats, TreeTimeline, parse_bytes_parallel,
+    parse_document_parallel, parse_document_parallel_with_stats, probe_chunk_costs, probe_cut,
+    probe_tree_speculation,
 };
 pub use simulator::Simulator;
 pub use stream::StreamTokenizer;

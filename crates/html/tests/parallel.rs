@@ -19,6 +19,7 @@ fn threads(threads: usize) -> ParallelOptions {
         sequential_below: 0,
         cuts: None,
         tree_speculation: false,
+        tree_speculation_from: 0,
     }
 }
 
@@ -27,6 +28,7 @@ fn threads(threads: usize) -> ParallelOptions {
 fn tree(parallel: ParallelOptions) -> ParallelOptions {
     ParallelOptions {
         tree_speculation: true,
+        tree_speculation_from: 0,
         ..parallel
     }
 }
@@ -47,6 +49,7 @@ fn cut_at(cuts: Vec<usize>) -> ParallelOptions {
         sequential_below: 0,
         cuts: Some(cuts),
         tree_speculation: false,
+        tree_speculation_from: 0,
     }
 }
 
@@ -469,6 +472,7 @@ fn workers_are_bounded_by_the_document_size() {
             sequential_below,
             cuts: None,
             tree_speculation: false,
+            tree_speculation_from: 0,
         }
         .chunk_starts(&page)
         .len()
@@ -541,6 +545,7 @@ fn a_long_first_token_is_not_waited_for() {
             sequential_below: 0,
             cuts: None,
             tree_speculation: false,
+            tree_speculation_from: 0,
         },
     );
     assert!(doc.dump() == parse_document(&page, &options).dump());

@@ -26,6 +26,7 @@ fn parse_every_way(input: &str) -> spinneret_html::Document {
                 sequential_below: 0,
                 cuts: Some(vec![cut]),
                 tree_speculation,
+                tree_speculation_from: 0,
             };
             let tree = parse_document_parallel(input, &options, &parallel).dump();
             assert_eq!(tree, dump, "{input:?} cut at {cut} ({tree_speculation})");

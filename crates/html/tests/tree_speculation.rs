@@ -36,6 +36,7 @@ fn speculate(doc: &str, at: &str, after: usize) -> SpeculationStats {
         sequential_below: 0,
         cuts: Some(vec![cut]),
         tree_speculation: true,
+        tree_speculation_from: 0,
     };
     let options = ParseOptions::default();
     let (parsed, stats) =

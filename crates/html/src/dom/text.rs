@@ -193,22 +193,41 @@ impl TextStore {
     /// The reference, in this store, of a reference `t` of a store it
     /// absorbed with `moved`.
     pub fn relocate(&mut self, moved: &TextMove, t: TextRef) -> TextRef {
-        let in_extra = |at: usize, start: u32, len: u32| {
-            let start = u32::try_from(at + start as usize).ok()?;
-            start.checked_add(len)?;
-            Some(TextRef::Extra { start, len })
-        };
-        let (at, start, len) = match t {
-            TextRef::Source { .. } if moved.same_source => return t,
-            TextRef::Source { start, len } => (moved.source_at, start, len),
-            TextRef::Extra { start, len } => (moved.extra_at, start, len),
-            TextRef::Owned(i) => return TextRef::Owned(i + moved.owned_at as u32),
-        };
-        in_extra(at, start, len).unwrap_or_else(|| {
+        moved.relocated(t).unwrap_or_else(|(at, len)| {
             // Past the reach of a `u32` span: a string of its own.
-            let text = self.extra[at + start as usize..][..len as usize].to_owned();
+            let text = self.extra[at..][..len as usize].to_owned();
             self.owned.push(text);
             TextRef::Owned((self.owned.len() - 1) as u32)
         })
+    }
+
+    /// Whether every reference of a store this one absorbed is relocated
+    /// by [`TextMove::relocated`] alone (its shared buffer, which holds
+    /// the absorbed one's, ends within a `u32`'s reach).
+    pub fn spans_in_reach(&self) -> bool {
+        u32::try_from(self.extra.len()).is_ok()
+    }
+}
+
+impl TextMove {
+    /// The new value of a reference `t` of the absorbed store, or, for a
+    /// span of this store's shared buffer past a `u32`'s reach, where it
+    /// starts there and its length.
+    #[inline]
+    pub fn relocated(&self, t: TextRef) -> Result<TextRef, (usize, u32)> {
+        let (at, start, len) = match t {
+            TextRef::Source { .. } if self.same_source => return Ok(t),
+            TextRef::Source { start, len } => (self.source_at, start, len),
+            TextRef::Extra { start, len } => (self.extra_at, start, len),
+            TextRef::Owned(i) => return Ok(TextRef::Owned(i + self.owned_at as u32)),
+        };
+        let at = at + start as usize;
+        match u32::try_from(at)
+            .ok()
+            .filter(|s| s.checked_add(len).is_some())
+        {
+            Some(start) => Ok(TextRef::Extra { start, len }),
+            None => Err((at, len)),
+        }
     }
 }

@@ -116,6 +116,14 @@
 //! state earlier pages left is read at once, and no guess from a chunk's
 //! own bytes knows it).
 //!
+//! Only an input with [`ParallelOptions::tree_speculation_from`] tags or
+//! more (estimated from samples) is speculated: the worker's start, its
+//! guess and the adoption cost milliseconds on this machine, more than a
+//! page of megabytes of script takes to parse. [`TreeTimeline`] says when
+//! each step happened; [`probe_chunk_costs`] times each step for one
+//! chunk, the inputs of `spinneret-bench hpar-model`'s scheduling model of
+//! speculation over more chunks.
+//!
 //! How often the whole guess holds is measured by [`probe_cut`]
 //! (`spinneret-bench hpar`, tree-state table: 58 % of the parser's cuts in
 //! the corpus pages of 200 KB or more, 51 % in those of 1 MB or more, 2 of
@@ -129,6 +137,7 @@
 //! positions; a parse with [`ParseOptions::report_errors`] runs
 //! sequentially.
 
+mod chunk_costs;
 mod end_tag_scan;
 mod feed;
 mod probe;
@@ -139,6 +148,7 @@ mod tree_speculation;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
+use std::time::{Duration, Instant};
 
 use spinneret_encoding::{Determination, Sniffer, decode_with};
 
@@ -150,12 +160,13 @@ use crate::tree_builder::{
     ParseOptions, Stopped, TreeBuilder, after_token, drive, finish, parse_watching, process_eof,
     process_token, tokenizer_options,
 };
+pub use chunk_costs::{ChunkCosts, probe_chunk_costs};
 pub use feed::SpeculationStats;
 use feed::{Feed, Stream, drive_speculative};
 pub use probe::{CutProbe, SpeculationProbe, probe_cut, probe_tree_speculation};
 use record::Block;
 use tree_speculation::{Guess, Unbuilt};
-pub use tree_speculation::{TreeRejection, TreeSpeculationStats};
+pub use tree_speculation::{TreeRejection, TreeSpeculationStats, TreeTimeline};
 
 /// Documents shorter than this are parsed sequentially by default: below
 /// it, handing a chunk to a worker costs more than it saves. Measured
@@ -200,7 +211,24 @@ pub struct ParallelOptions {
     /// true state (`parallel/tree_speculation.rs`); the calling thread
     /// parses the first half, and the rest too when the guess was wrong.
     pub tree_speculation: bool,
+    /// With [`ParallelOptions::tree_speculation`] and no explicit cuts,
+    /// an input with fewer tags than this (estimated from samples of it)
+    /// is parsed with the pipelined workers alone: its tree builds too
+    /// quickly for a worker's start, its guess and the adoption to pay
+    /// ([`TREE_SPECULATION_FROM`]).
+    pub tree_speculation_from: usize,
 }
+
+/// The fewest tags (estimated) an input needs for its tree to be
+/// speculated by default. Measured 2026-12-02 on 2 threads
+/// (`spinneret-bench hpar`, and `TreeTimeline`): a pool thread woken for
+/// the worker began 0.05–5 ms after it was spawned, and adopting half a
+/// document cost 2–3 ms per 100,000 of its nodes; the corpus pages of
+/// 1–3 MB, mostly script (5,000–40,000 tags), parse in 0.3–2 ms, where
+/// speculating cost up to 1.41× the sequential parse; the 4 MB
+/// well-formed document (about 400,000 tags) ran at 0.8–1.2× and the
+/// 16 MB one at 1.3–1.45×.
+pub const TREE_SPECULATION_FROM: usize = 1 << 18;
 
 impl ParallelOptions {
     /// `threads` threads, with the default threshold and cuts.
@@ -210,6 +238,7 @@ impl ParallelOptions {
             sequential_below: SEQUENTIAL_BELOW,
             cuts: None,
             tree_speculation: false,
+            tree_speculation_from: TREE_SPECULATION_FROM,
         }
     }
 
@@ -341,6 +370,18 @@ pub fn parse_bytes_parallel(
     (parse_document_parallel(&text, options, parallel), det)
 }
 
+/// How far into the input (percent) tree speculation cuts, unless told:
+/// past halfway, since the worker does more than the calling thread per
+/// byte — it starts later (a pool thread woken), scans its chunk's tags
+/// for its guess (a third of a parse's time per byte on markup dense in
+/// tags), grows its own arena — and the calling thread then waits for
+/// it. Measured on the 16 MB well-formed document
+/// (`hpar_bench::well_formed_document`, 2026-12-02, `TreeTimeline`): at a
+/// cut halfway the worker's tree was ready 1–8 ms after the calling
+/// thread reached the cut; at 56 % the calling thread came 4–10 ms after
+/// the tree (on the 4 MB one the worker, woken late, still came last).
+const TREE_CUT_PERCENT: usize = 55;
+
 /// Where the chunk whose tree a worker builds begins: the last explicit
 /// cut, else a smart cut halfway; `None` when that is no position inside
 /// the input.
@@ -353,12 +394,33 @@ fn tree_cut(input: &str, parallel: &ParallelOptions) -> Option<usize> {
         None => {
             // Just after a script, which a `<div` in its text cannot be
             // (pages of megabytes are mostly scripts), however far.
-            let half = input.len() / 2;
+            if estimated_tags(input) < parallel.tree_speculation_from {
+                return None;
+            }
+            let at = input.len() / 100 * TREE_CUT_PERCENT;
             let reach = CUT_WINDOW.max(input.len() / 4);
-            after_script_end(input, half, reach).unwrap_or_else(|| smart_cut(input, half, reach))
+            after_script_end(input, at, reach).unwrap_or_else(|| smart_cut(input, at, reach))
         }
     };
     (cut > 0 && cut < input.len()).then_some(cut)
+}
+
+/// About how many tags `input` has: the `<`s of 32 samples of 2 KiB
+/// spread evenly over it (all of it, if it is shorter), scaled to its
+/// length — a few microseconds, where counting every `<` of a page of
+/// megabytes would cost a tenth of its parse.
+fn estimated_tags(input: &str) -> usize {
+    const SAMPLES: usize = 32;
+    const SAMPLE: usize = 2 << 10;
+    let bytes = input.as_bytes();
+    if bytes.len() <= SAMPLES * SAMPLE {
+        return memchr::memchr_iter(b'<', bytes).count();
+    }
+    let step = bytes.len() / SAMPLES;
+    let sampled: usize = (0..SAMPLES)
+        .map(|i| memchr::memchr_iter(b'<', &bytes[i * step..][..SAMPLE]).count())
+        .sum();
+    sampled * (bytes.len() / SAMPLE) / SAMPLES
 }
 
 /// Parses `input` with the tree of `input[cut..]` built by a worker from a
@@ -375,10 +437,11 @@ fn parse_speculating_tree(
     cut: usize,
     watch: Option<(&[u8], bool, &mut Determination)>,
 ) -> (Option<Document>, SpeculationStats) {
-    let source = Arc::new(input.to_owned());
+    let began = Instant::now();
     let flags = Arc::new(WorkerFlags::default());
-    let (guess_tx, guess_rx) = sync_channel::<Result<Guess, TreeRejection>>(1);
-    let (tree_tx, tree_rx) = sync_channel::<Result<Document, Unbuilt>>(1);
+    let (source_tx, source_rx) = sync_channel::<Arc<String>>(1);
+    let (guess_tx, guess_rx) = sync_channel::<Result<Guessed, TreeRejection>>(1);
+    let (tree_tx, tree_rx) = sync_channel::<Result<(Document, Duration), Unbuilt>>(1);
     let watch_meta = watch
         .as_ref()
         .is_some_and(|(_, _, det)| det.confidence == spinneret_encoding::Confidence::Tentative);
@@ -389,6 +452,7 @@ fn parse_speculating_tree(
         tree: tree_rx,
         settled: false,
         stats: SpeculationStats::sequential(input.len()),
+        began,
         parallel,
         options,
     };
@@ -399,11 +463,18 @@ fn parse_speculating_tree(
     // it reads (the shared input, the flags): the calling thread never
     // waits for it to finish. Where its tree is not wanted it stops at its
     // next poll — within one token, or a few thousand tags of its scan —
-    // after this call may have returned.
+    // after this call may have returned. It is spawned before the input is
+    // copied for the documents to share, so that its pool thread wakes up
+    // (up to milliseconds on this machine) while the copy is made.
     {
-        let (source, flags, options) = (Arc::clone(&source), Arc::clone(&flags), options.clone());
+        let (flags, options) = (Arc::clone(&flags), options.clone());
         rayon::spawn(move || {
+            let worker_began = began.elapsed();
             flags.started.store(true, Ordering::Release);
+            let Ok(source) = source_rx.recv() else {
+                flags.done.store(true, Ordering::Release);
+                return;
+            };
             if !flags.stop.load(Ordering::Relaxed) {
                 let input = source.as_str();
                 let stop = &flags.stop;
@@ -411,8 +482,14 @@ fn parse_speculating_tree(
                     Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
                     Err(Unbuilt::Stopped) => {}
                     Ok((prepared, guess)) => {
-                        if guess_tx.send(Ok(guess)).is_ok() {
-                            let _ = tree_tx.send(tree_speculation::run(prepared, input, stop));
+                        let guessed = Guessed {
+                            guess,
+                            worker_began,
+                            at: began.elapsed(),
+                        };
+                        if guess_tx.send(Ok(guessed)).is_ok() {
+                            let built = tree_speculation::run(prepared, input, stop);
+                            let _ = tree_tx.send(built.map(|doc| (doc, began.elapsed())));
                         }
                     }
                 }
@@ -420,6 +497,8 @@ fn parse_speculating_tree(
             flags.done.store(true, Ordering::Release);
         });
     }
+    let source = Arc::new(input.to_owned());
+    let _ = source_tx.send(Arc::clone(&source));
     let doc = {
         let source = &source;
         let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
@@ -472,16 +551,25 @@ struct WorkerFlags {
     done: AtomicBool,
 }
 
+/// The worker's guess, and when it had it.
+struct Guessed {
+    guess: Guess,
+    worker_began: Duration,
+    at: Duration,
+}
+
 /// The calling thread's side of tree speculation: it parses to the cut,
 /// settles the speculation there, and parses on if it must.
 struct TreeSide<'a> {
     cut: usize,
     flags: Arc<WorkerFlags>,
-    guess: Receiver<Result<Guess, TreeRejection>>,
-    tree: Receiver<Result<Document, Unbuilt>>,
+    guess: Receiver<Result<Guessed, TreeRejection>>,
+    tree: Receiver<Result<(Document, Duration), Unbuilt>>,
     /// Past the cut: the speculation is settled.
     settled: bool,
     stats: SpeculationStats,
+    /// When the parse began (for [`TreeTimeline`]).
+    began: Instant,
     parallel: &'a ParallelOptions,
     options: &'a ParseOptions,
 }
@@ -569,24 +657,37 @@ impl TreeSide<'_> {
         core: &Core,
         input: &str,
     ) -> Result<(), TreeRejection> {
+        let timeline = &mut self.stats.tree.timeline;
+        timeline.reached_cut = Some(self.began.elapsed());
         if core.pos != self.cut || core.boundary_mode() != TextMode::Data {
             return Err(TreeRejection::Tokenizer);
         }
         if !self.flags.started.load(Ordering::Acquire) {
             return Err(TreeRejection::NotStarted);
         }
-        let guess = self
+        let guessed = self
             .guess
             .recv()
             .unwrap_or(Err(TreeRejection::NotStarted))?;
+        timeline.worker_began = Some(guessed.worker_began);
+        timeline.guessed = Some(guessed.at);
+        let guess = guessed.guess;
         self.stats.tree.guessed_depth = guess.depth();
         let stand_ins = tree_speculation::adoptable(builder, core, self.cut, &guess)?;
         let built = match self.tree.recv() {
-            Ok(Ok(built)) => built,
+            Ok(Ok((built, at))) => {
+                timeline.built = Some(at);
+                timeline.received = Some(self.began.elapsed());
+                built
+            }
             Ok(Err(Unbuilt::Rejected(why))) => return Err(why),
             Ok(Err(Unbuilt::Stopped)) | Err(_) => return Err(TreeRejection::NotStarted),
         };
-        tree_speculation::adopt(&mut builder.sink.doc, built, &stand_ins, &guess);
+        builder
+            .sink
+            .doc
+            .adopt_speculated(built, &stand_ins, guess.last_stand_in);
+        timeline.adopted = Some(self.began.elapsed());
         self.stats.tree.adopted = true;
         self.stats.tree.bytes_adopted = (input.len() - self.cut) as u64;
         Ok(())

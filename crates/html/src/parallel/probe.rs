@@ -223,6 +223,18 @@ fn build_to_cut<S: TreeSink>(
     cut: usize,
     options: &ParseOptions,
 ) -> Option<Core> {
+    let core = parse_to_cut(builder, input, cut, options);
+    (core.pos == cut && core.boundary_mode() == TextMode::Data).then_some(core)
+}
+
+/// Runs `builder` sequentially from the start of `input` to its first
+/// token boundary at or past `cut` (or the end); the tokenizer there.
+pub(super) fn parse_to_cut<S: TreeSink>(
+    builder: &mut TreeBuilder<S>,
+    input: &str,
+    cut: usize,
+    options: &ParseOptions,
+) -> Core {
     let mut core = Core::new(&tokenizer_options(options, TextMode::Data, None));
     core.driven = true;
     while core.pos < cut {
@@ -232,7 +244,7 @@ fn build_to_cut<S: TreeSink>(
         }
         after_token(builder, &mut core);
     }
-    (core.pos == cut && core.boundary_mode() == TextMode::Data).then_some(core)
+    core
 }
 
 /// Starts recording operations, naming the nodes of the stack of open

@@ -3,9 +3,12 @@
 //!
 //! # What runs where
 //!
-//! The input is cut once, about halfway (`tree_cut` in `parallel/mod.rs`:
-//! just after a `</script>` end tag, which text of a script cannot hold,
-//! else before a tag). While the calling thread parses the input up to the
+//! The input is cut once, a little past halfway (`tree_cut` in
+//! `parallel/mod.rs`: 55 %, the worker having more to do per byte; just
+//! after a `</script>` end tag, which text of a script cannot hold, else
+//! before a tag), if it has enough tags for speculation to pay
+//! ([`ParallelOptions::tree_speculation_from`](super::ParallelOptions)).
+//! While the calling thread parses the input up to the
 //! cut, one worker — a job of its own on rayon's pool, which the calling
 //! thread never waits for — builds the tree of the rest, tokenizer *and*
 //! tree builder, to the end of the input and its end of file, into a
@@ -84,6 +87,7 @@
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use crate::dom::{Document, DomSink, NodeId};
 use crate::namespace::Namespace;
@@ -139,6 +143,30 @@ pub struct TreeSpeculationStats {
     pub guessed_depth: usize,
     /// Input bytes whose tree was adopted (from the cut to the end).
     pub bytes_adopted: u64,
+    /// When each step happened.
+    pub timeline: TreeTimeline,
+}
+
+/// When each step of tree speculation happened, as wall-clock time from
+/// the parse's start: for benchmarks and scheduling models (what waited
+/// for what), never for a decision of the parse. A step that did not
+/// happen (or whose news did not reach the calling thread) is `None`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeTimeline {
+    /// The worker's job began.
+    pub worker_began: Option<Duration>,
+    /// The worker had its guess (the scan of the chunk's tags done) and
+    /// began building.
+    pub guessed: Option<Duration>,
+    /// The worker's tree was built, to the end of the input.
+    pub built: Option<Duration>,
+    /// The calling thread reached the cut.
+    pub reached_cut: Option<Duration>,
+    /// The calling thread had received the worker's tree (after waiting
+    /// for it, if it was not built yet).
+    pub received: Option<Duration>,
+    /// The calling thread had adopted the worker's tree.
+    pub adopted: Option<Duration>,
 }
 
 /// The context a worker guessed at the cut, as the calling thread checks
@@ -155,7 +183,7 @@ pub(super) struct Guess {
     frameset_ok: bool,
     quirks: QuirksMode,
     start: Boundary,
-    last_stand_in: u32,
+    pub(super) last_stand_in: u32,
 }
 
 impl Guess {
@@ -354,11 +382,12 @@ pub(super) fn prepare(
     if guess.iter().any(|(ns, name)| unguessable(*ns, name)) {
         return Err(Unbuilt::Rejected(TreeRejection::Unguessable));
     }
-    let sink = SpecSink {
+    let mut sink = SpecSink {
         dom: DomSink::sharing(Arc::clone(source), false),
         last_stand_in: 0,
         reached: Cell::new(false),
     };
+    sink.dom.doc.reserve_for_input(input.len() - cut);
     let mut builder = TreeBuilder::new(sink, options.scripting, false);
     builder.watch_meta_encoding = watch_meta_encoding;
     // The stand-ins: `html`, its `head` and `body` (nodes 1, 2, 3), then
@@ -507,16 +536,4 @@ pub(super) fn adoptable(
         .chain(spec.open.iter().zip(&open).map(|(g, o)| (g.3, o.node)))
         .collect();
     Ok(stand_ins)
-}
-
-/// Adopts the worker's tree `built` into `doc`, the calling thread's
-/// document at the cut: each stand-in's gains go to the node [`adoptable`]
-/// paired it with, and `doc` is the whole document.
-pub(super) fn adopt(
-    doc: &mut Document,
-    built: Document,
-    stand_ins: &[(NodeId, NodeId)],
-    guess: &Guess,
-) {
-    doc.adopt_speculated(built, stand_ins, guess.last_stand_in);
 }

@@ -1,0 +1,192 @@
+//! A scheduling model of tree speculation over many chunks, from the costs
+//! the real code measures for each (`spinneret_html::probe_chunk_costs`):
+//! the speedups 2, 4, 8 and 16 threads would give, which this machine's
+//! two cores cannot show, checked against the real 2-thread run.
+//!
+//! With `k` threads the document is cut into `k` chunks (before a `div`
+//! tag near each `i/k`, else before a tag; with 2, where the real code
+//! cuts). Each chunk `i > 0` is probed
+//! from its cut to the next: its tree built to its end, from the guess the
+//! real code makes at its cut (the probe's doc says how a chain's guess
+//! would differ). The probe times, on one thread: the sequential parse up
+//! to the cut and of the chunk from the true state (`rest`), the worker's
+//! guess and build, the comparison and, where the guess holds, the
+//! adoption; each the least of three probes.
+//!
+//! The model, one thread per chunk (chunk 0 on the calling thread, every
+//! worker starting at time 0):
+//!
+//! - the calling thread finishes chunk 0 at `F0 = prefix(c1)`;
+//! - worker `i`'s tree is ready at `Ri = scan_i + build_i`, `scan_i` the
+//!   scan of the chunk's own tags (a chain's guess, composed from every
+//!   earlier chunk's scan, costs each worker that scan; the probe's
+//!   outcome is from the real code's guess, a scan to the input's end);
+//! - at cut `i` the calling thread, done with chunk `i - 1` at `F(i-1)`,
+//!   adopts chunk `i` when its guess holds — `Fi = max(F(i-1), Ri) +
+//!   validate_i + adopt_i` — and else parses it itself: `Fi = F(i-1) +
+//!   validate_i + own_i` (no pipelined help);
+//! - the parse takes `F(k-1)`, against the sequential parse (the probe
+//!   of the last chunk: its prefix and rest). A chunk's own sequential
+//!   cost is the parse to its end less the parse to its predecessor's.
+//!
+//! What it leaves out, each of which the real code would pay: a worker's
+//! start (a pool thread woken: 0.05–5 ms here), the copy of the input the
+//! documents share, a chained worker stopping at the next cut and handing
+//! its end state over, and memory bandwidth shared by more threads. With
+//! `k = 2` it is the real code's schedule (one speculated chunk): the
+//! check is its speedup beside the measured one, paired against the
+//! sequential parse as in `hpar`.
+
+use std::time::Duration;
+
+use spinneret_html::{
+    ChunkCosts, ParallelOptions, ParseOptions, parse_document, parse_document_parallel,
+    parse_document_parallel_with_stats, probe_chunk_costs,
+};
+
+use crate::hpar_bench::{documents, first_tag_or_div, paired_passes};
+use crate::pages::Pages;
+use crate::table::{Cell, Column, Table};
+use crate::timing::Plan;
+
+/// The thread counts modelled.
+const THREADS: [usize; 4] = [2, 4, 8, 16];
+
+/// Probes of each chunk; the least time of each step is kept.
+const PROBES: usize = 3;
+
+pub fn run(plan: Plan, quick: bool) {
+    let set = Pages::load();
+    let options = ParseOptions::default();
+    let docs: Vec<(String, String)> = documents(&set, quick)
+        .into_iter()
+        .filter(|(_, doc)| doc.len() >= 1_000_000)
+        .collect();
+    let mut columns = vec![Column::left("document"), Column::right("bytes")];
+    for k in THREADS {
+        columns.push(Column::right(format!("{k} threads: adopted")));
+        columns.push(Column::right(format!("{k} threads: model")));
+    }
+    columns.push(Column::right("2 threads measured, paired"));
+    let mut table = Table::new(columns);
+    for (name, doc) in &docs {
+        let mut row = vec![
+            Cell::text(name.clone()),
+            Cell::text(format!("{:.2} MB", doc.len() as f64 / 1e6)),
+        ];
+        let tree = ParallelOptions {
+            tree_speculation: true,
+            tree_speculation_from: 0,
+            sequential_below: 0,
+            ..ParallelOptions::threads(2)
+        };
+        // Where the real code cuts, for the 2-thread model.
+        let real_cut = parse_document_parallel_with_stats(doc, &options, &tree)
+            .1
+            .tree
+            .cut;
+        for k in THREADS {
+            let model = model(doc, k, &options, real_cut);
+            row.push(Cell::text(format!("{}/{}", model.adopted, k - 1)));
+            row.push(Cell::text(format!("{:.2}×", model.speedup())));
+        }
+        let sequential = || drop(std::hint::black_box(parse_document(doc, &options)));
+        let speculating = || {
+            drop(std::hint::black_box(parse_document_parallel(
+                doc, &options, &tree,
+            )))
+        };
+        let (_, _, paired) = paired_passes(plan, sequential, speculating);
+        row.push(Cell::text(format!("{paired:.2}×")));
+        table.push(row);
+    }
+    println!(
+        "Tree speculation over k chunks, modelled from each chunk's measured costs \
+         (one thread per chunk; see hpar_model.rs):\n\n{}",
+        table.markdown()
+    );
+}
+
+/// A modelled parse: its time, the sequential one's, the chunks adopted.
+struct Model {
+    parallel: Duration,
+    sequential: Duration,
+    adopted: usize,
+}
+
+impl Model {
+    fn speedup(&self) -> f64 {
+        self.sequential.as_secs_f64() / self.parallel.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The model (module doc) of `doc` cut into `k` chunks.
+fn model(doc: &str, k: usize, options: &ParseOptions, real_cut: usize) -> Model {
+    let mut cuts: Vec<usize> = match k {
+        2 if real_cut > 0 => vec![real_cut],
+        _ => (1..k)
+            .map(|i| first_tag_or_div(doc, doc.len() / k * i, doc.len() / k / 4))
+            .collect(),
+    };
+    cuts.dedup();
+    cuts.retain(|&c| c > 0 && c < doc.len());
+    let ends = cuts
+        .iter()
+        .skip(1)
+        .copied()
+        .chain(std::iter::once(doc.len()));
+    let chunks: Vec<ChunkCosts> = cuts
+        .iter()
+        .zip(ends)
+        .filter_map(|(&cut, end)| least_costs(doc, cut, end, options))
+        .collect();
+    let Some(first) = chunks.first() else {
+        // No cut: one chunk, the sequential parse.
+        return Model {
+            parallel: Duration::from_nanos(1),
+            sequential: Duration::from_nanos(1),
+            adopted: 0,
+        };
+    };
+    // Chunk i's sequential cost: the parse to its end less the parse to
+    // its predecessor's (a prefix parse whose cut fell inside a token
+    // runs past the cut: its `rest` alone would miss those bytes).
+    let mut done = first.prefix;
+    let mut parsed = first.prefix;
+    let mut adopted = 0;
+    for chunk in &chunks {
+        let to_end = chunk.prefix + chunk.rest;
+        let own = to_end.saturating_sub(parsed);
+        parsed = parsed.max(to_end);
+        done = match chunk.adopt {
+            Some(adopt) => {
+                adopted += 1;
+                done.max(chunk.chunk_scan + chunk.build) + chunk.validate + adopt
+            }
+            None => done + chunk.validate + own,
+        };
+    }
+    let sequential = parsed;
+    Model {
+        parallel: done,
+        sequential,
+        adopted,
+    }
+}
+
+/// [`probe_chunk_costs`] [`PROBES`] times: the least time of each step
+/// (the outcome does not change between probes).
+fn least_costs(input: &str, cut: usize, end: usize, options: &ParseOptions) -> Option<ChunkCosts> {
+    let mut least = probe_chunk_costs(input, cut, end, options)?;
+    for _ in 1..PROBES {
+        let costs = probe_chunk_costs(input, cut, end, options)?;
+        least.prefix = least.prefix.min(costs.prefix);
+        least.rest = least.rest.min(costs.rest);
+        least.guess = least.guess.min(costs.guess);
+        least.chunk_scan = least.chunk_scan.min(costs.chunk_scan);
+        least.build = least.build.min(costs.build);
+        least.validate = least.validate.min(costs.validate);
+        least.adopt = least.adopt.zip(costs.adopt).map(|(a, b)| a.min(b));
+    }
+    Some(least)
+}

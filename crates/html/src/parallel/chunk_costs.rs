@@ -1,0 +1,160 @@
+//! What each step of tree speculation costs for one chunk, every step run
+//! on the calling thread one after another: the inputs of a scheduling
+//! model of speculation over many chunks (`spinneret-bench hpar-model`),
+//! which this machine's two cores cannot run.
+//!
+//! For a chunk from `cut` to `end` of an input, [`probe_chunk_costs`]
+//! times, each on its own:
+//!
+//! - the sequential parse of the input up to the cut (the calling thread's
+//!   part before it), and of the rest from the true state there (the
+//!   chunk parsed where its speculation fails);
+//! - the worker's part: its guess (the document's quirks and the scan of
+//!   the tags from the cut to the input's end, as the one speculated
+//!   chunk of a parse makes it) and the build of the chunk's tree from it,
+//!   to `end` and an end of file there;
+//! - the comparison of the guess with the true state at the cut, and,
+//!   where they agree, the adoption of the chunk's tree.
+//!
+//! The outcome is the real code's (`tree_speculation::adoptable`, and the
+//! worker's own refusals), so it is what a chunk would become in a chain
+//! too: a chunk whose predecessor was adopted starts from the state a
+//! sequential parse has there, adoption being exact. Two things a chain
+//! would do differently are not measured: its worker would stop at the
+//! next cut and hand its end state over (here it processes an end of file
+//! there), and its guess could not scan the whole rest of the input at
+//! each cut — it would compose the open elements at a cut from every
+//! earlier chunk's own scan (what each opens and leaves open, what its
+//! unmatched end tags close); in a document whose end tags are written
+//! that composition is the guess scanned here, and a scan of the chunk's
+//! own bytes costs less than the one timed here.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::tree_speculation::{self, TreeRejection, Unbuilt};
+use crate::dom::DomSink;
+use crate::tokenizer::TextMode;
+use crate::tree_builder::{ParseOptions, TreeBuilder, drive};
+
+/// What tree speculation costs for one chunk (see the module doc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChunkCosts {
+    /// The sequential parse of the input up to the cut.
+    pub prefix: Duration,
+    /// The sequential parse of the rest, from the true state at the cut.
+    pub rest: Duration,
+    /// The worker's guess: the document's quirks mode and the scan of the
+    /// chunk's tags.
+    pub guess: Duration,
+    /// A scan of the chunk's own tags, from the cut to `end` (what a
+    /// chained worker would scan: the module doc).
+    pub chunk_scan: Duration,
+    /// The worker's build of the chunk's tree from its guess (zero when
+    /// the guess was refused before building).
+    pub build: Duration,
+    /// The comparison of the guess with the true state at the cut.
+    pub validate: Duration,
+    /// The adoption of the chunk's tree, where it was adopted.
+    pub adopt: Option<Duration>,
+    /// Why the chunk's tree would not be adopted, if it would not.
+    pub rejection: Option<TreeRejection>,
+    /// The nodes of the chunk's tree.
+    pub nodes: usize,
+}
+
+/// Times each step of tree speculation for the chunk from `cut` to `end`
+/// of `input`, one after another on this thread (module doc); `None`
+/// unless `0 < cut < end <= input.len()`, both on character boundaries.
+///
+/// ```
+/// use spinneret_html::{probe_chunk_costs, ParseOptions};
+/// let page = "<html><body><main>".to_string() + &"<p>a <b>b</b></p>".repeat(100) + "</main>";
+/// let cut = page.len() / 2;
+/// let cut = cut + page[cut..].find("<p>").unwrap();
+/// let costs = probe_chunk_costs(&page, cut, page.len(), &ParseOptions::default()).unwrap();
+/// assert_eq!(costs.rejection, None);
+/// assert!(costs.adopt.is_some() && costs.nodes > 100);
+/// ```
+pub fn probe_chunk_costs(
+    input: &str,
+    cut: usize,
+    end: usize,
+    options: &ParseOptions,
+) -> Option<ChunkCosts> {
+    let inside = 0 < cut && cut < end && end <= input.len();
+    if !inside || !input.is_char_boundary(cut) || !input.is_char_boundary(end) {
+        return None;
+    }
+    let chunk_end = &input[..end];
+    let source = Arc::new(input.to_owned());
+    let sink = DomSink::sharing(Arc::clone(&source), false);
+    let mut builder = TreeBuilder::new(sink, options.scripting, false);
+    builder.sink.doc.reserve_for_input(input.len());
+    let began = Instant::now();
+    let mut core = super::probe::parse_to_cut(&mut builder, input, cut, options);
+    let prefix = began.elapsed();
+    // The document at the cut, with the room a parse reserves (a clone has
+    // none: the adoption would copy it).
+    let mut at_cut = builder.sink.doc.clone();
+    at_cut.reserve_for_input(input.len());
+    let mut costs = ChunkCosts {
+        prefix,
+        rest: Duration::ZERO,
+        guess: Duration::ZERO,
+        chunk_scan: Duration::ZERO,
+        build: Duration::ZERO,
+        validate: Duration::ZERO,
+        adopt: None,
+        rejection: None,
+        nodes: 0,
+    };
+    // The worker's part.
+    let stop = AtomicBool::new(false);
+    let began = Instant::now();
+    let prepared = tree_speculation::prepare(input, &source, cut, options, false, &stop);
+    costs.guess = began.elapsed();
+    let began = Instant::now();
+    let own = super::end_tag_scan::unmatched_end_tags(chunk_end, cut, options.scripting, || false);
+    costs.chunk_scan = began.elapsed();
+    std::hint::black_box(own);
+    let built = prepared.map(|(prepared, guess)| {
+        let began = Instant::now();
+        let built = tree_speculation::run(prepared, chunk_end, &stop);
+        costs.build = began.elapsed();
+        (built, guess)
+    });
+    // The calling thread's, at the cut.
+    let boundary = core.pos == cut && core.boundary_mode() == TextMode::Data;
+    match built {
+        _ if !boundary => costs.rejection = Some(TreeRejection::Tokenizer),
+        Err(Unbuilt::Rejected(why)) | Ok((Err(Unbuilt::Rejected(why)), _)) => {
+            costs.rejection = Some(why);
+        }
+        Err(Unbuilt::Stopped) | Ok((Err(Unbuilt::Stopped), _)) => {
+            unreachable!("nothing stops the worker here")
+        }
+        Ok((Ok(tree), guess)) => {
+            costs.nodes = tree.node_count();
+            let began = Instant::now();
+            let adoptable = tree_speculation::adoptable(&builder, &core, cut, &guess);
+            costs.validate = began.elapsed();
+            match adoptable {
+                Err(why) => costs.rejection = Some(why),
+                Ok(stand_ins) => {
+                    let mut doc = at_cut;
+                    let began = Instant::now();
+                    doc.adopt_speculated(tree, &stand_ins, guess.last_stand_in);
+                    costs.adopt = Some(began.elapsed());
+                }
+            }
+        }
+    }
+    // The rest, sequentially from the true state (where the calling
+    // thread is: at the cut, or past it inside a token).
+    let began = Instant::now();
+    drive(&mut builder, &mut core, chunk_end, true);
+    costs.rest = began.elapsed();
+    Some(costs)
+}
