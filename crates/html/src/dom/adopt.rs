@@ -82,16 +82,23 @@ impl Document {
         // Link the moved children after `parent`'s last child.
         if root_first != NONE {
             let (new_first, new_last) = (adopted.relocate(root_first), adopted.relocate(root_last));
-            let last = self.nodes[parent.index()].last;
-            if last == NONE {
-                self.nodes[parent.index()].first = new_first;
-            } else {
-                self.nodes[last as usize].next = new_first;
-                self.nodes[new_first as usize].prev = last;
-            }
-            self.nodes[parent.index()].last = new_last;
+            self.link_children_last(parent, new_first, new_last);
         }
         adopted
+    }
+
+    /// Links the sibling list `first..=last` (whose nodes already have
+    /// `parent` as their parent, and `first` no previous sibling) after
+    /// `parent`'s last child.
+    fn link_children_last(&mut self, parent: NodeId, first: u32, last: u32) {
+        let parent_last = self.nodes[parent.index()].last;
+        if parent_last == NONE {
+            self.nodes[parent.index()].first = first;
+        } else {
+            self.nodes[parent_last as usize].next = first;
+            self.nodes[first as usize].prev = parent_last;
+        }
+        self.nodes[parent.index()].last = last;
     }
 
     /// Appends `other`'s arrays to this document's; a moved node whose
@@ -297,14 +304,7 @@ impl Document {
                 first = std::mem::replace(&mut merged.next, NONE);
                 self.nodes[first as usize].prev = NONE;
             }
-            let target_last = self.nodes[target.index()].last;
-            if target_last == NONE {
-                self.nodes[target.index()].first = first;
-            } else {
-                self.nodes[target_last as usize].next = first;
-                self.nodes[first as usize].prev = target_last;
-            }
-            self.nodes[target.index()].last = last;
+            self.link_children_last(target, first, last);
         }
         // The stand-ins are left detached.
         for id in stand_in_ids.skip(1) {

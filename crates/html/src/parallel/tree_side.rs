@@ -1,0 +1,348 @@
+//! The driver of tree speculation (`tree_speculation.rs` has the guess
+//! and the proof): where the input is cut, whether it is speculated at
+//! all, the worker's job on rayon's pool, and the calling thread's side —
+//! parse to the cut, settle the speculation there, parse on if it must.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, sync_channel};
+use std::time::{Duration, Instant};
+
+use spinneret_encoding::Determination;
+
+use super::feed::drive_speculative;
+use super::tree_speculation::{self, Guess, TreeRejection, Unbuilt};
+use super::{
+    CUT_WINDOW, ParallelOptions, SpeculationStats, after_script_end, driven_core, smart_cut,
+    speculate, starts, starts_from,
+};
+use crate::dom::{Document, DomSink};
+use crate::tokenizer::{Core, TextMode};
+use crate::tree_builder::{
+    ParseOptions, Stopped, TreeBuilder, after_token, drive, finish, parse_watching, process_eof,
+    process_token,
+};
+
+/// How far into the input (percent) tree speculation cuts, unless told:
+/// past halfway, since the worker does more than the calling thread per
+/// byte — it starts later (a pool thread woken), scans its chunk's tags
+/// for its guess (a third of a parse's time per byte on markup dense in
+/// tags), grows its own arena — and the calling thread then waits for
+/// it. Measured on the 16 MB well-formed document
+/// (`hpar_bench::well_formed_document`, 2026-12-02, `TreeTimeline`): at a
+/// cut halfway the worker's tree was ready 1–8 ms after the calling
+/// thread reached the cut; at 56 % the calling thread came 4–10 ms after
+/// the tree (on the 4 MB one the worker, woken late, still came last).
+const TREE_CUT_PERCENT: usize = 55;
+
+/// Where the chunk whose tree a worker builds begins: the last explicit
+/// cut, else a smart cut halfway; `None` when that is no position inside
+/// the input.
+pub(super) fn tree_cut(input: &str, parallel: &ParallelOptions) -> Option<usize> {
+    let cut = match &parallel.cuts {
+        Some(cuts) => starts(input, parallel)
+            .last()
+            .copied()
+            .filter(|_| !cuts.is_empty())?,
+        None => {
+            // Just after a script, which a `<div` in its text cannot be
+            // (pages of megabytes are mostly scripts), however far.
+            if estimated_tags(input) < parallel.tree_speculation_from {
+                return None;
+            }
+            let at = input.len() / 100 * TREE_CUT_PERCENT;
+            let reach = CUT_WINDOW.max(input.len() / 4);
+            after_script_end(input, at, reach).unwrap_or_else(|| smart_cut(input, at, reach))
+        }
+    };
+    (cut > 0 && cut < input.len()).then_some(cut)
+}
+
+/// About how many tags `input` has: the `<`s of 32 samples of 2 KiB
+/// spread evenly over it (all of it, if it is shorter), scaled to its
+/// length — a few microseconds, where counting every `<` of a page of
+/// megabytes would cost a tenth of its parse.
+fn estimated_tags(input: &str) -> usize {
+    const SAMPLES: usize = 32;
+    const SAMPLE: usize = 2 << 10;
+    let bytes = input.as_bytes();
+    if bytes.len() <= SAMPLES * SAMPLE {
+        return memchr::memchr_iter(b'<', bytes).count();
+    }
+    let step = bytes.len() / SAMPLES;
+    let sampled: usize = (0..SAMPLES)
+        .map(|i| memchr::memchr_iter(b'<', &bytes[i * step..][..SAMPLE]).count())
+        .sum();
+    sampled * (bytes.len() / SAMPLE) / SAMPLES
+}
+
+/// Parses `input` with the tree of `input[cut..]` built by a worker from a
+/// guessed context (`parallel/tree_speculation.rs`): the calling thread
+/// parses up to the cut, then adopts the worker's tree if the guess
+/// agrees with the true state there, else parses on, with pipelined
+/// workers as [`parse_document_parallel`] has them. With `watch`, the
+/// input was decoded from those bytes, and a `<meta>` that changes the
+/// encoding makes it return `None` (as `parse_watching` does).
+pub(super) fn parse_speculating_tree(
+    input: &str,
+    options: &ParseOptions,
+    parallel: &ParallelOptions,
+    cut: usize,
+    watch: Option<(&[u8], bool, &mut Determination)>,
+) -> (Option<Document>, SpeculationStats) {
+    let began = Instant::now();
+    let flags = Arc::new(WorkerFlags::default());
+    let (source_tx, source_rx) = sync_channel::<Arc<String>>(1);
+    let (guess_tx, guess_rx) = sync_channel::<Result<Guessed, TreeRejection>>(1);
+    let (tree_tx, tree_rx) = sync_channel::<Result<(Document, Duration), Unbuilt>>(1);
+    let watch_meta = watch
+        .as_ref()
+        .is_some_and(|(_, _, det)| det.confidence == spinneret_encoding::Confidence::Tentative);
+    let mut side = TreeSide {
+        cut,
+        flags: Arc::clone(&flags),
+        guess: guess_rx,
+        tree: tree_rx,
+        settled: false,
+        stats: SpeculationStats::sequential(input.len()),
+        began,
+        parallel,
+        options,
+    };
+    side.stats.chunks = 1;
+    side.stats.bytes_tokenized = 0;
+    side.stats.tree.cut = cut;
+    // The worker is a job of its own on rayon's current pool, owning what
+    // it reads (the shared input, the flags): the calling thread never
+    // waits for it to finish. Where its tree is not wanted it stops at its
+    // next poll — within one token, or a few thousand tags of its scan —
+    // after this call may have returned. It is spawned before the input is
+    // copied for the documents to share, so that its pool thread wakes up
+    // (up to milliseconds on this machine) while the copy is made.
+    {
+        let (flags, options) = (Arc::clone(&flags), options.clone());
+        rayon::spawn(move || {
+            let worker_began = began.elapsed();
+            flags.started.store(true, Ordering::Release);
+            let Ok(source) = source_rx.recv() else {
+                flags.done.store(true, Ordering::Release);
+                return;
+            };
+            if !flags.stop.load(Ordering::Relaxed) {
+                let input = source.as_str();
+                let stop = &flags.stop;
+                match tree_speculation::prepare(input, &source, cut, &options, watch_meta, stop) {
+                    Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
+                    Err(Unbuilt::Stopped) => {}
+                    Ok((prepared, guess)) => {
+                        let guessed = Guessed {
+                            guess,
+                            worker_began,
+                            at: began.elapsed(),
+                        };
+                        if guess_tx.send(Ok(guessed)).is_ok() {
+                            let built = tree_speculation::run(prepared, input, stop);
+                            let _ = tree_tx.send(built.map(|doc| (doc, began.elapsed())));
+                        }
+                    }
+                }
+            }
+            flags.done.store(true, Ordering::Release);
+        });
+    }
+    let source = Arc::new(input.to_owned());
+    let _ = source_tx.send(Arc::clone(&source));
+    let doc = {
+        let source = &source;
+        let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
+            side.drive(builder, core, text)
+        };
+        let doc = match watch {
+            Some((bytes, lent, det)) => parse_watching(
+                bytes,
+                input,
+                Arc::clone(source),
+                lent,
+                det,
+                options,
+                &mut run,
+            ),
+            None => {
+                let mut sink = DomSink::sharing(Arc::clone(source), false);
+                sink.doc.reserve_for_input(input.len());
+                let mut builder = TreeBuilder::new(sink, options.scripting, false);
+                let mut core = driven_core(options);
+                run(&mut builder, &mut core, input);
+                Some(finish(builder, core))
+            }
+        };
+        // The worker may still be at work (on a guess found wrong, or a
+        // parse given up for another encoding): it stops at its next poll.
+        flags.stop.store(true, Ordering::Relaxed);
+        doc
+    };
+    #[cfg(debug_assertions)]
+    if let Some(doc) = &doc
+        && side.stats.tree.adopted
+    {
+        assert!(
+            doc.dump() == crate::parse_document(input, options).dump(),
+            "an adopted tree is the sequential one (cut at {cut})"
+        );
+    }
+    (doc, side.stats)
+}
+
+/// What the tree-speculating worker and the calling thread share.
+#[derive(Default)]
+struct WorkerFlags {
+    /// The worker has begun.
+    started: AtomicBool,
+    /// The calling thread no longer wants its tree.
+    stop: AtomicBool,
+    /// The worker has returned.
+    done: AtomicBool,
+}
+
+/// The worker's guess, and when it had it.
+struct Guessed {
+    guess: Guess,
+    worker_began: Duration,
+    at: Duration,
+}
+
+/// The calling thread's side of tree speculation: it parses to the cut,
+/// settles the speculation there, and parses on if it must.
+struct TreeSide<'a> {
+    cut: usize,
+    flags: Arc<WorkerFlags>,
+    guess: Receiver<Result<Guessed, TreeRejection>>,
+    tree: Receiver<Result<(Document, Duration), Unbuilt>>,
+    /// Past the cut: the speculation is settled.
+    settled: bool,
+    stats: SpeculationStats,
+    /// When the parse began (for [`TreeTimeline`]).
+    began: Instant,
+    parallel: &'a ParallelOptions,
+    options: &'a ParseOptions,
+}
+
+impl TreeSide<'_> {
+    /// Runs `builder` over `input` as the sequential driver does (and
+    /// stops where it does, to be called again after a `<meta>`), to the
+    /// cut, where the worker's tree is adopted — the builder's document
+    /// then is the whole one, and this returns [`Stopped::End`] — or not;
+    /// then on, with pipelined workers.
+    fn drive(
+        &mut self,
+        builder: &mut TreeBuilder<DomSink>,
+        core: &mut Core,
+        input: &str,
+    ) -> Stopped {
+        use crate::tokenizer::Step;
+        if !self.settled {
+            while core.pos < self.cut {
+                let pos = core.pos;
+                match core.step_driven(input, true) {
+                    Step::Token(token) => process_token(builder, token, input, 0),
+                    Step::End => {
+                        self.stats.bytes_tokenized += (input.len() - pos) as u64;
+                        self.settled = true;
+                        self.stats.tree.rejection = Some(TreeRejection::Tokenizer);
+                        process_eof(builder, input.len());
+                        return Stopped::End;
+                    }
+                    Step::NeedMore => unreachable!("a whole input never needs more"),
+                }
+                self.stats.bytes_tokenized += (core.pos - pos) as u64;
+                if after_token(builder, core) {
+                    return Stopped::MetaEncoding;
+                }
+            }
+            self.settled = true;
+            match self.settle(builder, core, input) {
+                Ok(()) => return Stopped::End,
+                Err(why) => {
+                    self.flags.stop.store(true, Ordering::Relaxed);
+                    self.stats.tree.rejection = Some(why);
+                }
+            }
+        }
+        // The rest, as a parallel parse from here — unless the worker is
+        // still at work on the pool: a job queued behind it would help only
+        // once it stops, and the parse would wait for that at its end.
+        let flags = &self.flags;
+        let worker_busy =
+            flags.started.load(Ordering::Acquire) && !flags.done.load(Ordering::Acquire);
+        let starts = match worker_busy {
+            true => Vec::new(),
+            false => starts_from(input, core.pos, self.parallel),
+        };
+        if starts.is_empty() {
+            let from = core.pos;
+            let stopped = drive(builder, core, input, true);
+            let to = match stopped {
+                Stopped::End => input.len(),
+                _ => core.pos,
+            };
+            self.stats.bytes_tokenized += (to - from) as u64;
+            return stopped;
+        }
+        let (stopped, stats) = speculate(input, self.options, &starts, |feed| {
+            drive_speculative(builder, core, input, feed)
+        });
+        self.stats.bytes_tokenized += stats.bytes_tokenized;
+        self.stats.bytes_reused += stats.bytes_reused;
+        self.stats.tokens_reused += stats.tokens_reused;
+        self.stats.tokens_tokenized += stats.tokens_tokenized;
+        self.stats.mispredictions += stats.mispredictions;
+        self.stats.waits += stats.waits;
+        self.stats.chunks += stats.chunks;
+        stopped
+    }
+
+    /// At the cut: adopts the worker's tree into `builder`'s document if
+    /// the worker's guess agrees with the true state, else says why not.
+    /// A wrong tokenizer state is seen without waiting for the worker.
+    fn settle(
+        &mut self,
+        builder: &mut TreeBuilder<DomSink>,
+        core: &Core,
+        input: &str,
+    ) -> Result<(), TreeRejection> {
+        let timeline = &mut self.stats.tree.timeline;
+        timeline.reached_cut = Some(self.began.elapsed());
+        if core.pos != self.cut || core.boundary_mode() != TextMode::Data {
+            return Err(TreeRejection::Tokenizer);
+        }
+        if !self.flags.started.load(Ordering::Acquire) {
+            return Err(TreeRejection::NotStarted);
+        }
+        let guessed = self
+            .guess
+            .recv()
+            .unwrap_or(Err(TreeRejection::NotStarted))?;
+        timeline.worker_began = Some(guessed.worker_began);
+        timeline.guessed = Some(guessed.at);
+        let guess = guessed.guess;
+        self.stats.tree.guessed_depth = guess.depth();
+        let stand_ins = tree_speculation::adoptable(builder, core, self.cut, &guess)?;
+        let built = match self.tree.recv() {
+            Ok(Ok((built, at))) => {
+                timeline.built = Some(at);
+                timeline.received = Some(self.began.elapsed());
+                built
+            }
+            Ok(Err(Unbuilt::Rejected(why))) => return Err(why),
+            Ok(Err(Unbuilt::Stopped)) | Err(_) => return Err(TreeRejection::NotStarted),
+        };
+        builder
+            .sink
+            .doc
+            .adopt_speculated(built, &stand_ins, guess.last_stand_in);
+        timeline.adopted = Some(self.began.elapsed());
+        self.stats.tree.adopted = true;
+        self.stats.tree.bytes_adopted = (input.len() - self.cut) as u64;
+        Ok(())
+    }
+}
