@@ -235,10 +235,11 @@ pub struct TreeArgs {
     #[arg(long, value_name = "CONTEXT", value_parser = crate::tree::parse_context)]
     pub fragment: Option<spinneret_html::FragmentContext>,
 
-    /// Threads to parse the document on (1: sequentially; default: the
-    /// machine's cores). The tree is the same whatever the number; pages
-    /// under 128 KiB, and fragments, are parsed sequentially, and a larger
-    /// page gets at most one worker per 128 KiB. The workers run on a pool
+    /// Threads to read, parse and render the document on (1:
+    /// sequentially; default: the machine's cores). The output is the
+    /// same whatever the number; pages under 128 KiB, and fragments, are
+    /// parsed sequentially, and a larger page gets at most one worker per
+    /// 128 KiB. The workers run on a pool
     /// of N threads (the calling one among them); by default, on one of a
     /// thread per core.
     #[arg(long, value_name = "N")]

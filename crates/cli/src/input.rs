@@ -324,6 +324,66 @@ pub fn read_html_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     read_limited_into(Vec::with_capacity(room(len + 1)), file, limit)
 }
 
+/// [`read_html_limited`], with a large uncompressed file read by
+/// `threads` threads of rayon's current pool, each reading its pieces of
+/// [`READ_PIECE`] bytes at their offsets into one buffer (what a read of
+/// 64 MB costs is mostly the copy out of the page cache and the faults of
+/// the fresh buffer, which the threads share). The bytes are the file's:
+/// a file that shrinks or grows while it is read is read again, whole,
+/// as [`read_html_limited`] reads it.
+pub fn read_html_limited_on(path: &Path, limit: u64, threads: usize) -> std::io::Result<Vec<u8>> {
+    #[cfg(unix)]
+    if threads >= 2 && path.extension().is_none_or(|e| e != "gz") {
+        let file = std::fs::File::open(path)?;
+        let len = file.metadata()?.len();
+        if len > limit {
+            return Err(too_large(limit));
+        }
+        if len >= PARALLEL_READ_FROM
+            && let Some(bytes) = read_in_pieces(&file, len)?
+        {
+            return Ok(bytes);
+        }
+    }
+    let _ = threads;
+    read_html_limited(path, limit)
+}
+
+/// Files of at least this size are read in pieces by
+/// [`read_html_limited_on`].
+pub const PARALLEL_READ_FROM: u64 = 4 << 20;
+
+/// The piece each thread reads at a time.
+pub const READ_PIECE: usize = 1 << 20;
+
+/// The `len` bytes of `file`, read in pieces on the pool; `None` if the
+/// file turned out not to hold exactly `len` bytes.
+#[cfg(unix)]
+fn read_in_pieces(file: &std::fs::File, len: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use rayon::prelude::*;
+    use std::os::unix::fs::FileExt;
+    let Ok(size) = usize::try_from(len) else {
+        return Ok(None);
+    };
+    // Zeroed by the allocator as fresh pages: nothing is written here,
+    // and each page is faulted in by the thread that reads into it.
+    let mut bytes = vec![0u8; size];
+    let read = bytes
+        .par_chunks_mut(READ_PIECE)
+        .enumerate()
+        .try_for_each(|(i, piece)| file.read_exact_at(piece, (i * READ_PIECE) as u64));
+    match read {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    // A byte past the end: the file grew while it was read.
+    if file.read_at(&mut [0u8], len)? != 0 {
+        return Ok(None);
+    }
+    Ok(Some(bytes))
+}
+
 /// All of `reader` if it holds at most `limit` bytes, reading no more
 /// than `limit + 1` of them; else an error of kind
 /// [`FileTooLarge`](std::io::ErrorKind::FileTooLarge).
@@ -555,6 +615,34 @@ fn page_item(path: &Path, url: &str, max_size: u64) -> Item {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_file_read_in_pieces_is_the_file() {
+        let dir = tmpdir("read-pieces");
+        // Not a multiple of the piece: the last piece is short.
+        let len = PARALLEL_READ_FROM as usize + READ_PIECE + 12_345;
+        let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let path = dir.join("big.html");
+        std::fs::write(&path, &data).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for threads in [1, 2, 3] {
+            let got = pool.install(|| read_html_limited_on(&path, len as u64, threads));
+            assert!(got.unwrap() == data, "{threads} threads");
+        }
+        // One byte over the limit: refused before reading.
+        let err = pool
+            .install(|| read_html_limited_on(&path, len as u64 - 1, 2))
+            .unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge);
+        // A small file, and a missing one.
+        std::fs::write(&path, b"<p>a").unwrap();
+        assert_eq!(read_html_limited_on(&path, 100, 2).unwrap(), b"<p>a");
+        assert!(read_html_limited_on(&dir.join("missing.html"), 100, 2).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn read_limited_holds_no_more_than_the_limit_and_a_byte() {

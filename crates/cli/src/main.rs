@@ -137,9 +137,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(result.exit_code())
         }
         Command::Tree(args) => {
-            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            spinneret_cli::tree::run(&args, &mut std::io::stdin().lock(), &mut stdout)
-                .context("tree")?;
+            // Unlocked (a `Send` writer: with `--threads N` the output is
+            // written from the pool); the buffer takes the lock once per
+            // 64 KiB.
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+            spinneret_cli::tree::run(&args, &mut std::io::stdin(), &mut stdout).context("tree")?;
             Ok(0)
         }
     }

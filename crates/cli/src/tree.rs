@@ -8,15 +8,17 @@
 //! changes the encoding restarts the parse (`spinneret_html::parse_bytes`).
 //! A fragment (`--fragment CONTEXT`, the DOM's `innerHTML` of a CONTEXT
 //! element) is decoded the same way, without the restart: a fragment has no
-//! encoding declaration of its own. `--threads N` parses a document on N
-//! threads (`spinneret_html::parse_bytes_parallel`), with the same tree.
+//! encoding declaration of its own. `--threads N` reads a large file in
+//! pieces on N threads, parses the document on them
+//! (`spinneret_html::parse_bytes_parallel`, the same tree) and renders
+//! the dump or HTML on them in pieces written in order (the same bytes).
 
 use std::io::{Read, Write};
 
 use anyhow::Context;
 use spinneret_encoding::{Policy, Sniffer, decode_with};
 use spinneret_html::{
-    Document, FragmentContext, ParallelOptions, ParseOptions, SerializeOptions,
+    Document, FragmentContext, ParallelOptions, ParallelRender, ParseOptions, SerializeOptions,
     parse_bytes_parallel, parse_fragment,
 };
 
@@ -24,8 +26,11 @@ use crate::args::{TreeArgs, TreeFormat};
 
 /// Runs `spinneret tree`: reads the input (`stdin` for `-`), parses it and
 /// writes the chosen format to `out`.
-pub fn run(args: &TreeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow::Result<()> {
-    let bytes = read_input(&args.input, args.max_size, stdin)?;
+pub fn run(
+    args: &TreeArgs,
+    stdin: &mut (dyn Read + Send),
+    out: &mut (dyn Write + Send),
+) -> anyhow::Result<()> {
     let page_url = match &args.url {
         Some(url) => Some(
             spinneret_url::Url::parse(url)
@@ -38,15 +43,35 @@ pub fn run(args: &TreeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow
         ),
         None => None,
     };
-    let doc = parse(&bytes, page_url.as_deref(), args);
-    write(&doc, args, out).context("output")?;
-    Ok(())
+    // `--threads N`: a pool of exactly N threads, the calling one among
+    // them (rayon's global pool, which the default uses, has one per
+    // core: on a 64-core machine a parse on 4 threads would start 64). The
+    // parse and the rendering run on it.
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let pool = match args.threads {
+        Some(n) if n >= 2 => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
+        _ => None,
+    };
+    let mut job = || -> anyhow::Result<()> {
+        let bytes = read_input(&args.input, args.max_size, threads, stdin)?;
+        let doc = parse(&bytes, page_url.as_deref(), args);
+        write(&doc, args, threads, out).context("output")
+    };
+    match &pool {
+        Some(pool) => pool.install(job),
+        None => job(),
+    }
 }
 
 /// The input's bytes: the file (`.gz` decompressed, as `links --html`
 /// reads it) or standard input for `-`; an error if they are more than
 /// `max_size`, found without reading further.
-fn read_input(input: &str, max_size: u64, stdin: &mut dyn Read) -> anyhow::Result<Vec<u8>> {
+fn read_input(
+    input: &str,
+    max_size: u64,
+    threads: usize,
+    stdin: &mut (dyn Read + Send),
+) -> anyhow::Result<Vec<u8>> {
     let (read, what) = if input == "-" {
         (
             crate::input::read_limited(stdin, max_size),
@@ -54,7 +79,8 @@ fn read_input(input: &str, max_size: u64, stdin: &mut dyn Read) -> anyhow::Resul
         )
     } else {
         let path = std::path::Path::new(input);
-        (crate::input::read_html_limited(path, max_size), input)
+        let read = crate::input::read_html_limited_on(path, max_size, threads);
+        (read, input)
     };
     match read {
         Ok(bytes) => Ok(bytes),
@@ -91,14 +117,6 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
                 parse_bytes_parallel(bytes, &sniffer, &options, &parallel).0
             };
             match args.threads {
-                // `--threads N`: a pool of exactly N threads, the calling
-                // one among them (rayon's global pool, which the default
-                // uses, has one per core: on a 64-core machine a parse on
-                // 4 threads would start 64).
-                Some(n) if n >= 2 => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-                    Ok(pool) => pool.install(|| parse(ParallelOptions::threads(n))),
-                    Err(_) => parse(ParallelOptions::threads(n)),
-                },
                 Some(n) => parse(ParallelOptions::threads(n)),
                 None => parse(ParallelOptions::default()),
             }
@@ -108,26 +126,65 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
 
 /// Writes the document in the chosen format, ending with a newline unless
 /// empty. The dump (quadratic in the tree's depth: every line is indented
-/// by it) is streamed; the HTML and the text are linear in the input and
-/// written whole.
-fn write(doc: &Document, args: &TreeArgs, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut text = match args.format {
-        TreeFormat::Dump => {
-            // Every line of the dump ends in a newline.
-            let mut out = out;
-            doc.write_dump(&mut out)?;
-            return out.flush();
+/// by it) and the HTML are written as they are made, on `threads` threads
+/// in pieces of tens to hundreds of kilobytes
+/// (`Document::write_dump_parallel`, `Document::write_html_parallel`:
+/// the same bytes); the text is made whole, then written.
+fn write(
+    doc: &Document,
+    args: &TreeArgs,
+    threads: usize,
+    out: &mut (dyn Write + Send),
+) -> std::io::Result<()> {
+    let parallel = ParallelRender::threads(threads);
+    let mut out = Ends::new(out);
+    match args.format {
+        TreeFormat::Dump => doc.write_dump_parallel(&mut out, &parallel)?,
+        TreeFormat::Html => {
+            let options = SerializeOptions {
+                scripting: args.scripting,
+            };
+            doc.write_html_parallel(&mut out, options, &parallel)?
         }
-        TreeFormat::Html => doc.root().outer_html(SerializeOptions {
-            scripting: args.scripting,
-        }),
-        TreeFormat::Text => doc.visible_text(),
-    };
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
+        TreeFormat::Text => out.write_all(doc.visible_text().as_bytes())?,
     }
-    out.write_all(text.as_bytes())?;
-    out.flush()
+    out.finish()
+}
+
+/// A writer that remembers whether what it was given is empty or ends in
+/// a newline, so that the output can end with one.
+struct Ends<'w> {
+    out: &'w mut (dyn Write + Send),
+    last: Option<u8>,
+}
+
+impl<'w> Ends<'w> {
+    fn new(out: &'w mut (dyn Write + Send)) -> Self {
+        Ends { out, last: None }
+    }
+
+    /// Ends the output with a newline unless it is empty or has one, and
+    /// flushes it.
+    fn finish(self) -> std::io::Result<()> {
+        if self.last.is_some_and(|b| b != b'\n') {
+            self.out.write_all(b"\n")?;
+        }
+        self.out.flush()
+    }
+}
+
+impl Write for Ends<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        if n > 0 {
+            self.last = Some(buf[n - 1]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Parses `--fragment`'s value: an HTML element name, or `svg NAME` /

@@ -38,8 +38,8 @@ mod tokenizer;
 mod tree_builder;
 
 pub use dom::{
-    Adopted, AttrRef, Descendants, Document, ElementRef, NodeId, NodeKind, NodeRef,
-    SerializeOptions, VisibleTextOptions,
+    Adopted, AttrRef, Descendants, Document, ElementRef, NodeId, NodeKind, NodeRef, PIECE_COST,
+    ParallelRender, SerializeOptions, VisibleTextOptions,
 };
 pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;

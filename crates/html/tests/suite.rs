@@ -27,6 +27,8 @@ mod html5lib_tree;
 mod huge_input;
 #[path = "parallel.rs"]
 mod parallel;
+#[path = "render_pieces.rs"]
+mod render_pieces;
 #[path = "selectedcontent.rs"]
 mod selectedcontent;
 #[path = "simulator.rs"]

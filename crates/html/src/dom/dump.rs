@@ -89,6 +89,40 @@ fn dump_node<'d>(
     node: NodeRef<'d>,
     depth: usize,
 ) {
+    dump_opening(out, node, depth);
+    // The children come after the template contents: push them first.
+    push_children(stack, node, depth + 1);
+    if let Some(contents) = node.as_element().and_then(|e| e.template_contents()) {
+        push_children(stack, contents, depth + 2);
+    }
+}
+
+/// Appends `node`'s own lines at `depth` (see [`dump_lines`]) and, for a
+/// template, its `content` line: what the dump has of it before what
+/// comes under it.
+pub(super) fn dump_opening(out: &mut String, node: NodeRef<'_>, depth: usize) {
+    dump_lines(out, node, depth);
+    if node
+        .as_element()
+        .is_some_and(|e| e.template_contents().is_some())
+    {
+        line(out, depth + 1);
+        out.push_str("content\n");
+    }
+}
+
+/// Appends the dump of `node` and everything under it, `node` at `depth`.
+pub(super) fn dump_subtree(out: &mut String, node: NodeRef<'_>, depth: usize) {
+    let mut stack = vec![(node, depth)];
+    while let Some((node, depth)) = stack.pop() {
+        dump_node(out, &mut stack, node, depth);
+    }
+}
+
+/// Appends `node`'s own lines at `depth`: an element's line and its
+/// attributes' (not a template's `content` line), any other node's one
+/// line.
+fn dump_lines(out: &mut String, node: NodeRef<'_>, depth: usize) {
     line(out, depth);
     match node.kind() {
         NodeKind::Document | NodeKind::Fragment => out.push_str("#fragment\n"),
@@ -104,13 +138,23 @@ fn dump_node<'d>(
             }
         }
         NodeKind::Text(t) => {
-            let _ = writeln!(out, "\"{t}\"");
+            out.push('"');
+            out.push_str(t);
+            out.push_str("\"\n");
         }
         NodeKind::Comment(c) => {
-            let _ = writeln!(out, "<!-- {c} -->");
+            out.push_str("<!-- ");
+            out.push_str(c);
+            out.push_str(" -->\n");
         }
         NodeKind::Element(e) => {
-            let _ = writeln!(out, "<{}{}>", e.namespace().designator(), e.name());
+            out.push('<');
+            out.push_str(e.namespace().designator());
+            out.push_str(e.name());
+            out.push_str(">\n");
+            if e.attrs().len() == 0 {
+                return;
+            }
             let mut attrs: Vec<(String, &str)> = e
                 .attrs()
                 .map(|a| {
@@ -126,20 +170,13 @@ fn dump_node<'d>(
             attrs.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
             for (name, value) in attrs {
                 line(out, depth + 1);
-                let _ = writeln!(out, "{name}=\"{value}\"");
+                out.push_str(&name);
+                out.push_str("=\"");
+                out.push_str(value);
+                out.push_str("\"\n");
             }
-            // The children come after the template contents: push them
-            // first.
-            push_children(stack, node, depth + 1);
-            if let Some(contents) = e.template_contents() {
-                line(out, depth + 1);
-                out.push_str("content\n");
-                push_children(stack, contents, depth + 2);
-            }
-            return;
         }
     }
-    push_children(stack, node, depth + 1);
 }
 
 #[cfg(test)]

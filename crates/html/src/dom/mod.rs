@@ -34,6 +34,7 @@ mod adopt;
 mod build;
 mod dump;
 mod edit;
+mod render_pieces;
 mod select;
 mod serialize;
 mod text;
@@ -41,6 +42,7 @@ mod visible_text;
 
 pub use adopt::Adopted;
 pub(crate) use build::DomSink;
+pub use render_pieces::{PIECE_COST, ParallelRender};
 pub use serialize::SerializeOptions;
 pub use visible_text::VisibleTextOptions;
 

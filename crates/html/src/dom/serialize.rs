@@ -89,8 +89,37 @@ impl<'d> NodeRef<'d> {
     }
 }
 
+/// Appends `e`'s start tag, with its attributes.
+pub(super) fn start_tag(out: &mut String, e: &ElementRef<'_>) {
+    out.push('<');
+    out.push_str(e.name());
+    for a in e.attrs() {
+        out.push(' ');
+        match (a.namespace(), a.name()) {
+            (AttrNamespace::None, name) => out.push_str(name),
+            (AttrNamespace::Xmlns, "xmlns") => out.push_str("xmlns"),
+            (ns, name) => {
+                out.push_str(ns.prefix().unwrap_or_default());
+                out.push(':');
+                out.push_str(name);
+            }
+        }
+        out.push_str("=\"");
+        escape(out, a.value(), true);
+        out.push('"');
+    }
+    out.push('>');
+}
+
+/// Appends `e`'s end tag.
+pub(super) fn end_tag(out: &mut String, e: &ElementRef<'_>) {
+    out.push_str("</");
+    out.push_str(e.name());
+    out.push('>');
+}
+
 /// Appends `node` and its subtree, serialized, to `out`.
-fn serialize_into(out: &mut String, node: NodeRef<'_>, options: SerializeOptions) {
+pub(super) fn serialize_into(out: &mut String, node: NodeRef<'_>, options: SerializeOptions) {
     // Each stack entry is a node to open, or an element to close.
     enum Work<'d> {
         Open(NodeRef<'d>),
@@ -100,9 +129,7 @@ fn serialize_into(out: &mut String, node: NodeRef<'_>, options: SerializeOptions
     while let Some(work) = stack.pop() {
         let node = match work {
             Work::Close(e) => {
-                out.push_str("</");
-                out.push_str(e.name());
-                out.push('>');
+                end_tag(out, &e);
                 continue;
             }
             Work::Open(node) => node,
@@ -131,24 +158,7 @@ fn serialize_into(out: &mut String, node: NodeRef<'_>, options: SerializeOptions
                 }
             }
             NodeKind::Element(e) => {
-                out.push('<');
-                out.push_str(e.name());
-                for a in e.attrs() {
-                    out.push(' ');
-                    match (a.namespace(), a.name()) {
-                        (AttrNamespace::None, name) => out.push_str(name),
-                        (AttrNamespace::Xmlns, "xmlns") => out.push_str("xmlns"),
-                        (ns, name) => {
-                            out.push_str(ns.prefix().unwrap_or_default());
-                            out.push(':');
-                            out.push_str(name);
-                        }
-                    }
-                    out.push_str("=\"");
-                    escape(out, a.value(), true);
-                    out.push('"');
-                }
-                out.push('>');
+                start_tag(out, &e);
                 if is_void(&e) {
                     continue;
                 }
@@ -167,21 +177,29 @@ fn serialize_into(out: &mut String, node: NodeRef<'_>, options: SerializeOptions
 
 /// *Escaping a string*: `&`, no-break space and `"` (in attribute mode)
 /// or `<` and `>` (otherwise; in attribute mode too, as the standard has
-/// escaped them since 2025).
+/// escaped them since 2025). A byte scan: every character it replaces is
+/// ASCII but the no-break space, whose UTF-8 form starts with 0xC2, so
+/// each cut falls on a character boundary.
 fn escape(out: &mut String, s: &str, attribute_mode: bool) {
+    let bytes = s.as_bytes();
     let mut last = 0;
-    for (i, c) in s.char_indices() {
-        let rep = match c {
-            '&' => "&amp;",
-            '\u{a0}' => "&nbsp;",
-            '"' if attribute_mode => "&quot;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            _ => continue,
+    let mut i = 0;
+    while i < bytes.len() {
+        let (rep, len) = match bytes[i] {
+            b'&' => ("&amp;", 1),
+            b'<' => ("&lt;", 1),
+            b'>' => ("&gt;", 1),
+            b'"' if attribute_mode => ("&quot;", 1),
+            0xC2 if bytes.get(i + 1) == Some(&0xA0) => ("&nbsp;", 2),
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.push_str(&s[last..i]);
         out.push_str(rep);
-        last = i + c.len_utf8();
+        i += len;
+        last = i;
     }
     out.push_str(&s[last..]);
 }
