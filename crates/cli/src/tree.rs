@@ -11,7 +11,7 @@
 //! encoding declaration of its own. `--threads N` reads a large file in
 //! pieces on N threads, parses the document on them
 //! (`spinneret_html::parse_bytes_parallel`, the same tree) and renders
-//! the dump or HTML on them in pieces written in order (the same bytes).
+//! the output on them in pieces written in order (the same bytes).
 
 use std::io::{Read, Write};
 
@@ -126,10 +126,10 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
 
 /// Writes the document in the chosen format, ending with a newline unless
 /// empty. The dump (quadratic in the tree's depth: every line is indented
-/// by it) and the HTML are written as they are made, on `threads` threads
-/// in pieces of tens to hundreds of kilobytes
-/// (`Document::write_dump_parallel`, `Document::write_html_parallel`:
-/// the same bytes); the text is made whole, then written.
+/// by it), the HTML and the text are written as they are made, on
+/// `threads` threads in pieces of tens to hundreds of kilobytes
+/// (`Document::write_dump_parallel`, `write_html_parallel`,
+/// `write_visible_text_parallel`: the same bytes).
 fn write(
     doc: &Document,
     args: &TreeArgs,
@@ -146,7 +146,9 @@ fn write(
             };
             doc.write_html_parallel(&mut out, options, &parallel)?
         }
-        TreeFormat::Text => out.write_all(doc.visible_text().as_bytes())?,
+        TreeFormat::Text => {
+            doc.write_visible_text_parallel(&mut out, Default::default(), &parallel)?
+        }
     }
     out.finish()
 }

@@ -1,19 +1,20 @@
 //! A document rendered in pieces on several threads
-//! (`Document::write_dump_parallel`, `Document::write_html_parallel`)
-//! gives exactly the sequential dump and serialization: on every corpus
+//! (`Document::write_dump_parallel`, `Document::write_html_parallel`,
+//! `Document::write_visible_text_parallel`) gives exactly the sequential
+//! dump, serialization and visible text: on every corpus
 //! page, with the default pieces and with small ones (hundreds of pieces a
 //! page), and on every html5lib tree-construction document and fragment
 //! with pieces of one to a few nodes, where every element that can be
 //! expanded is.
 
 use spinneret_html::{
-    Document, FragmentContext, ParallelRender, ParseOptions, SerializeOptions, parse_document,
-    parse_fragment,
+    Document, FragmentContext, ParallelRender, ParseOptions, SerializeOptions, VisibleTextOptions,
+    parse_document, parse_fragment,
 };
 use spinneret_testdata::{corpus_pages_text, tree_construction_tests};
 
-/// Whether `doc`'s dump in pieces of `piece_cost` on two threads, and its
-/// HTML on one and two, are the sequential ones.
+/// Whether `doc`'s dump and visible text in pieces of `piece_cost` on two
+/// threads, and its HTML on one and two, are the sequential ones.
 fn same_in_pieces(doc: &Document, piece_cost: usize, scripting: bool) -> Result<(), String> {
     let parallel = ParallelRender {
         threads: 2,
@@ -36,6 +37,17 @@ fn same_in_pieces(doc: &Document, piece_cost: usize, scripting: bool) -> Result<
             .unwrap();
         if html != whole.as_bytes() {
             return Err(format!("HTML, {threads} threads, pieces of {piece_cost}"));
+        }
+    }
+    for noscript in [false, true] {
+        let options = VisibleTextOptions { noscript };
+        let mut text = Vec::new();
+        doc.write_visible_text_parallel(&mut text, options, &parallel)
+            .unwrap();
+        if text != doc.root().visible_text_with(options, |_| false).as_bytes() {
+            return Err(format!(
+                "visible text, noscript {noscript}, pieces of {piece_cost}"
+            ));
         }
     }
     Ok(())

@@ -38,6 +38,7 @@ mod render_pieces;
 mod select;
 mod serialize;
 mod text;
+mod text_pieces;
 mod visible_text;
 
 pub use adopt::Adopted;

@@ -42,7 +42,8 @@ use rayon::prelude::*;
 
 use super::dump::{dump_opening, dump_subtree};
 use super::serialize::{end_tag, is_void, serialize_into, start_tag};
-use super::{Document, ElementRef, NodeRef, SerializeOptions};
+use super::visible_text::{Role, is_closed_details, role};
+use super::{Document, ElementRef, NodeRef, SerializeOptions, VisibleTextOptions};
 
 /// How a document is rendered on several threads
 /// ([`Document::write_dump_parallel`], [`Document::write_html_parallel`]).
@@ -73,7 +74,7 @@ impl ParallelRender {
 pub const PIECE_COST: usize = 4096;
 
 /// Pieces rendered per thread before they are written.
-const WINDOW_PER_THREAD: usize = 4;
+pub(super) const WINDOW_PER_THREAD: usize = 4;
 
 /// A subtree of at most this many nodes (by its arena span) is walked for
 /// its cost.
@@ -86,16 +87,25 @@ const TEXT_BYTES_PER_UNIT: usize = 32;
 /// one more unit per line.
 const DEPTH_PER_UNIT: usize = 16;
 
-/// Which rendering.
+/// Which rendering a cut is for.
 #[derive(Clone, Copy)]
-enum Format {
+pub(super) enum Format {
+    Dump,
+    Html,
+    /// The visible text (`dom/text_pieces.rs` renders and joins it).
+    Text(VisibleTextOptions),
+}
+
+/// The renderings whose pieces are written as they are.
+#[derive(Clone, Copy)]
+enum Markup {
     Dump,
     Html(SerializeOptions),
 }
 
 /// A part of the walk, rendered on its own.
 #[derive(Clone, Copy)]
-enum Unit<'d> {
+pub(super) enum Unit<'d> {
     /// A node and everything under it, the node at `depth`.
     Subtree { node: NodeRef<'d>, depth: usize },
     /// An expanded element's opening.
@@ -122,7 +132,7 @@ impl Document {
             .cut(Format::Dump, parallel)
             .filter(|_| parallel.threads >= 2)
         {
-            Some((units, pieces)) => write_pieces(writer, &units, &pieces, Format::Dump, parallel),
+            Some((units, pieces)) => write_pieces(writer, &units, &pieces, Markup::Dump, parallel),
             None => self.write_dump(writer),
         }
     }
@@ -139,9 +149,10 @@ impl Document {
         options: SerializeOptions,
         parallel: &ParallelRender,
     ) -> io::Result<()> {
-        let format = Format::Html(options);
-        match self.cut(format, parallel) {
-            Some((units, pieces)) => write_pieces(writer, &units, &pieces, format, parallel),
+        match self.cut(Format::Html, parallel) {
+            Some((units, pieces)) => {
+                write_pieces(writer, &units, &pieces, Markup::Html(options), parallel)
+            }
             None => writer.write_all(self.root().outer_html(options).as_bytes()),
         }
     }
@@ -150,7 +161,7 @@ impl Document {
     /// units) to render; `None` for a document of fewer than two pieces'
     /// worth of nodes.
     #[allow(clippy::type_complexity)]
-    fn cut(
+    pub(super) fn cut(
         &self,
         format: Format,
         parallel: &ParallelRender,
@@ -163,11 +174,12 @@ impl Document {
         let mut pieces = Vec::new();
         let (mut start, mut cost) = (0, 0);
         for (i, c) in costs.iter().enumerate() {
-            cost += c;
-            if cost >= piece_cost {
-                pieces.push(start..i + 1);
-                (start, cost) = (i + 1, 0);
+            // A piece of visible text begins only at a block's entry.
+            if cost >= piece_cost && can_begin(units[i], format) {
+                pieces.push(start..i);
+                (start, cost) = (i, 0);
             }
+            cost += c;
         }
         if start < units.len() {
             pieces.push(start..units.len());
@@ -226,7 +238,8 @@ fn cut_units<'d>(
         let expand = cost > piece_cost
             && node.as_element().is_some_and(|e| match format {
                 Format::Dump => true,
-                Format::Html(_) => !is_void(&e),
+                Format::Html => !is_void(&e),
+                Format::Text(options) => text_expands(e, options),
             });
         let Some(element) = node.as_element().filter(|_| expand) else {
             units.push(Unit::Subtree { node, depth });
@@ -254,7 +267,7 @@ fn cut_units<'d>(
                     });
                 }
             }
-            Format::Html(_) => levels.push(Level {
+            Format::Html | Format::Text(_) => levels.push(Level {
                 next: contents.unwrap_or(node).first_child(),
                 depth: depth + 1,
                 end,
@@ -300,8 +313,60 @@ const SPAN_DEPTH: usize = 64;
 fn line_cost(depth: usize, format: Format) -> usize {
     match format {
         Format::Dump => depth / DEPTH_PER_UNIT,
-        Format::Html(_) => 0,
+        Format::Html | Format::Text(_) => 0,
     }
+}
+
+/// Whether the visible text may cut through `e` (its opening, what is
+/// under it, its closing as units of their own): an element the walk
+/// enters and whose children it walks one after another with nothing
+/// but the writer's state between them — not a table or its parts (a
+/// row's state), not preformatted, not a closed `details` (its summary
+/// alone), not a `select` (its label), not skipped.
+fn text_expands(e: ElementRef<'_>, options: VisibleTextOptions) -> bool {
+    matches!(
+        role(e, options),
+        Role::Block | Role::Paragraph | Role::Inline
+    ) && !is_table_part(e)
+        && !is_closed_details(e.node())
+}
+
+/// Whether a piece may begin at `unit`: any unit but in the visible text,
+/// where only the entry of a block does (a block's entry sets the writer's
+/// whole state but the line breaks owed; see `dom/text_pieces.rs`).
+fn can_begin(unit: Unit<'_>, format: Format) -> bool {
+    let Format::Text(options) = format else {
+        return true;
+    };
+    let element = match unit {
+        Unit::Subtree { node, .. } => node.as_element(),
+        Unit::Open { element, .. } => Some(element),
+        Unit::Close(_) => None,
+    };
+    element.is_some_and(|e| {
+        matches!(role(e, options), Role::Block | Role::Paragraph) && !is_table_part(e)
+    })
+}
+
+/// A table and the elements that live in one.
+fn is_table_part(e: ElementRef<'_>) -> bool {
+    use crate::names::LocalName as L;
+    e.namespace() == crate::namespace::Namespace::Html
+        && matches!(
+            e.local_name(),
+            Some(
+                L::Table
+                    | L::Caption
+                    | L::Colgroup
+                    | L::Col
+                    | L::Tbody
+                    | L::Thead
+                    | L::Tfoot
+                    | L::Tr
+                    | L::Td
+                    | L::Th
+            )
+        )
 }
 
 /// The estimated cost of rendering `node`'s subtree, which spans about
@@ -323,14 +388,14 @@ fn subtree_cost(node: NodeRef<'_>, span: usize, depth: usize, format: Format) ->
 }
 
 /// Renders one unit, appending to `out`.
-fn render(out: &mut String, unit: Unit<'_>, format: Format) {
-    match (unit, format) {
-        (Unit::Subtree { node, depth }, Format::Dump) => dump_subtree(out, node, depth),
-        (Unit::Subtree { node, .. }, Format::Html(options)) => serialize_into(out, node, options),
-        (Unit::Open { element, depth }, Format::Dump) => dump_opening(out, element.node(), depth),
-        (Unit::Open { element, .. }, Format::Html(_)) => start_tag(out, &element),
-        (Unit::Close(_), Format::Dump) => {}
-        (Unit::Close(element), Format::Html(_)) => end_tag(out, &element),
+fn render(out: &mut String, unit: Unit<'_>, markup: Markup) {
+    match (unit, markup) {
+        (Unit::Subtree { node, depth }, Markup::Dump) => dump_subtree(out, node, depth),
+        (Unit::Subtree { node, .. }, Markup::Html(options)) => serialize_into(out, node, options),
+        (Unit::Open { element, depth }, Markup::Dump) => dump_opening(out, element.node(), depth),
+        (Unit::Open { element, .. }, Markup::Html(_)) => start_tag(out, &element),
+        (Unit::Close(_), Markup::Dump) => {}
+        (Unit::Close(element), Markup::Html(_)) => end_tag(out, &element),
     }
 }
 
@@ -340,7 +405,7 @@ fn write_pieces(
     writer: &mut impl io::Write,
     units: &[Unit<'_>],
     pieces: &[Range<usize>],
-    format: Format,
+    markup: Markup,
     parallel: &ParallelRender,
 ) -> io::Result<()> {
     if parallel.threads < 2 {
@@ -348,7 +413,7 @@ fn write_pieces(
         for piece in pieces {
             out.clear();
             for &unit in &units[piece.clone()] {
-                render(&mut out, unit, format);
+                render(&mut out, unit, markup);
             }
             writer.write_all(out.as_bytes())?;
         }
@@ -364,7 +429,7 @@ fn write_pieces(
             .for_each(|(piece, out)| {
                 out.clear();
                 for &unit in &units[piece.clone()] {
-                    render(out, unit, format);
+                    render(out, unit, markup);
                 }
             });
         for out in &buffers[..group.len()] {
@@ -378,6 +443,7 @@ fn write_pieces(
 mod tests {
     use super::ParallelRender;
     use crate::{ParseOptions, SerializeOptions, parse_document};
+    use std::sync::atomic::Ordering;
 
     /// Both renderings of `html` in pieces of `piece_cost`, against the
     /// sequential ones.
@@ -398,6 +464,11 @@ mod tests {
                 .unwrap();
             let html_out = String::from_utf8(out).unwrap();
             assert_eq!(html_out, doc.root().outer_html(serialize), "{html:?}");
+            let mut text = Vec::new();
+            doc.write_visible_text_parallel(&mut text, Default::default(), &parallel)
+                .unwrap();
+            let text = String::from_utf8(text).unwrap();
+            assert_eq!(text, doc.visible_text(), "{html:?}, pieces of {piece_cost}");
         }
         let parallel = ParallelRender {
             threads: 2,
@@ -424,11 +495,44 @@ mod tests {
             "<div class=a id=b>".repeat(300),
             "<!DOCTYPE html><!--c--><select><option>1<option selected>2</select>".repeat(30),
         ];
-        for html in &cases {
+        // The visible text's state across blocks: cut into many pieces.
+        let text_cases = [
+            "<div>a</div>  b <p>c</p><div><br></div><br>d<pre>\n\ne\n</pre><div> </div>".repeat(30),
+            "<pre>\n\n</pre><div>\n</div><p></p><textarea>\n</textarea><div>x</div>".repeat(20),
+            "<table><tr><td>a<td><div>b</div><td></table><div>c</div><td>d".repeat(20),
+            "<details><summary>s</summary><div>hid</div></details><details open><div>o</div></details>"
+                .repeat(20),
+            "<div hidden><p>no</p></div><span><div>in span</div> tail </span>&shy;<p>&shy;</p>"
+                .repeat(20),
+            "<ul><li>one<li><p>two</p><li>three</ul><hr><h1> T </h1>".repeat(20),
+        ];
+        for html in cases.iter().chain(&text_cases) {
             for piece_cost in [1, 2, 3, 7, 16, 50] {
                 same_in_pieces(html, piece_cost);
             }
         }
+        for html in &text_cases {
+            let doc = parse_document(html, &ParseOptions::default());
+            let text = super::Format::Text(Default::default());
+            let parallel = ParallelRender {
+                threads: 2,
+                piece_cost: 2,
+            };
+            let (_, pieces) = doc.cut(text, &parallel).unwrap();
+            assert!(pieces.len() >= 10, "{html:?}: {} pieces", pieces.len());
+        }
+    }
+
+    #[test]
+    fn a_piece_whose_guess_is_not_enough_is_rendered_again() {
+        // The piece's first text is one line break (the `pre`'s, its
+        // first dropped by the parser); the next text's separator counts
+        // the line breaks before it, into the piece before.
+        let html = "<div><pre>\n\n</pre>y</div>".repeat(30);
+        let again = || super::super::text_pieces::RENDERED_AGAIN.load(Ordering::Relaxed);
+        let before = again();
+        same_in_pieces(&html, 2);
+        assert!(again() > before);
     }
 
     #[test]
@@ -439,10 +543,7 @@ mod tests {
             threads: 2,
             piece_cost: 2,
         };
-        for format in [
-            super::Format::Dump,
-            super::Format::Html(SerializeOptions::default()),
-        ] {
+        for format in [super::Format::Dump, super::Format::Html] {
             let (units, _) = doc.cut(format, &parallel).unwrap();
             let templates = units.iter().filter(|u| {
                 matches!(u, super::Unit::Open { element, .. } if element.template_contents().is_some())

@@ -134,41 +134,47 @@ impl NodeRef<'_> {
             options,
             ..Writer::default()
         };
-        // The `summary` children of closed `details` being walked, innermost
-        // last: the walk leaves each without visiting its siblings.
-        let mut shown_summaries = Vec::new();
-        let start = *self;
-        let mut node = start;
+        walk(&mut writer, *self, &skip);
+        writer.finish()
+    }
+}
+
+/// Renders `start` and everything under it into `writer`, leaving out the
+/// nodes `skip` picks (with their content).
+pub(super) fn walk(writer: &mut Writer, start: NodeRef<'_>, skip: &impl Fn(NodeRef<'_>) -> bool) {
+    // The `summary` children of closed `details` being walked, innermost
+    // last: the walk leaves each without visiting its siblings.
+    let mut shown_summaries = Vec::new();
+    let mut node = start;
+    loop {
+        let mut entered = !skip(node) && writer.enter(node);
+        if entered && let Some(child) = first_visible_child(node, &mut shown_summaries) {
+            node = child;
+            continue;
+        }
+        // Leave `node` and the ancestors it ends, up to a next sibling.
         loop {
-            let mut entered = !skip(node) && writer.enter(node);
-            if entered && let Some(child) = first_visible_child(node, &mut shown_summaries) {
-                node = child;
-                continue;
+            if entered {
+                writer.leave(node);
             }
-            // Leave `node` and the ancestors it ends, up to a next sibling.
-            loop {
-                if entered {
-                    writer.leave(node);
-                }
-                if node == start {
-                    return writer.finish();
-                }
-                let next = if shown_summaries.last() == Some(&node.id()) {
-                    shown_summaries.pop();
-                    None
-                } else {
-                    node.next_sibling()
-                };
-                if let Some(next) = next {
-                    node = next;
-                    break;
-                }
-                match node.parent() {
-                    Some(parent) => node = parent,
-                    None => return writer.finish(),
-                }
-                entered = true;
+            if node == start {
+                return;
             }
+            let next = if shown_summaries.last() == Some(&node.id()) {
+                shown_summaries.pop();
+                None
+            } else {
+                node.next_sibling()
+            };
+            if let Some(next) = next {
+                node = next;
+                break;
+            }
+            match node.parent() {
+                Some(parent) => node = parent,
+                None => return,
+            }
+            entered = true;
         }
     }
 }
@@ -211,7 +217,7 @@ impl ElementRef<'_> {
 
 /// What an element is to the layout.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
+pub(super) enum Role {
     /// Not rendered: skipped with its content.
     Skip,
     /// A block: a line of its own.
@@ -232,7 +238,7 @@ enum Role {
     Inline,
 }
 
-fn role(e: ElementRef<'_>, options: VisibleTextOptions) -> Role {
+pub(super) fn role(e: ElementRef<'_>, options: VisibleTextOptions) -> Role {
     match e.namespace() {
         Namespace::Svg => {
             return match e.name() {
@@ -332,7 +338,7 @@ fn role(e: ElementRef<'_>, options: VisibleTextOptions) -> Role {
 }
 
 /// Whether `node` is an HTML `details` without `open`.
-fn is_closed_details(node: NodeRef<'_>) -> bool {
+pub(super) fn is_closed_details(node: NodeRef<'_>) -> bool {
     node.as_element()
         .is_some_and(|e| e.is_html(L::Details) && e.attr("open").is_none())
 }
@@ -394,27 +400,53 @@ fn push_shown(out: &mut String, text: &str) {
 /// The output being written, with the separators owed before the next
 /// character.
 #[derive(Default)]
-struct Writer {
-    out: String,
+pub(super) struct Writer {
+    pub(super) out: String,
     /// Line breaks owed before the next text (0–2).
-    breaks: u8,
+    pub(super) breaks: u8,
     /// A space owed before the next text.
-    space: bool,
+    pub(super) space: bool,
     /// Tabs owed before the next text on this line (table cells).
-    tabs: usize,
+    pub(super) tabs: usize,
     /// Nothing written since the current row started.
-    row_empty: bool,
+    pub(super) row_empty: bool,
     /// At the start of a cell that continues its row's line: block
     /// boundaries here add no line break.
-    cell_start: bool,
+    pub(super) cell_start: bool,
     /// How many preformatted elements the walk is inside.
-    pre_depth: usize,
-    options: VisibleTextOptions,
+    pub(super) pre_depth: usize,
+    pub(super) options: VisibleTextOptions,
+    /// Rendering a piece of a document from a guessed start (see
+    /// `dom/render_pieces.rs`): what the guess leaves open.
+    pub(super) guess: Option<Guess>,
+}
+
+/// What a [`Writer`] that renders a piece of the walk from a guessed state
+/// learns about its start: the piece begins where something has been
+/// written already, just before the entry of a block, with `breaks` owed
+/// as if 0 or 1 were owed before that block and [`Guess::alt_breaks`]
+/// as if 2 were (the only part of the state there that is not known:
+/// the block's entry sets the rest); its first separator's line breaks
+/// are left for the join to write.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Guess {
+    /// `breaks` under the other hypothesis, until the first text.
+    pub(super) alt_breaks: u8,
+    /// The first text has been written (everything since is exact).
+    pub(super) started: bool,
+    /// The line breaks owed at the first text, under each hypothesis.
+    pub(super) first_breaks: [u8; 2],
+    /// A separator counted line breaks the piece had not written itself,
+    /// or a cell read the state of a row begun before the piece: the
+    /// piece must be rendered again from its true start.
+    pub(super) unsure: bool,
+    /// `row_empty` has been set in the piece.
+    pub(super) row_known: bool,
 }
 
 impl Writer {
     /// Visits `node` on the way down; `false` when its content is skipped.
-    fn enter(&mut self, node: NodeRef<'_>) -> bool {
+    pub(super) fn enter(&mut self, node: NodeRef<'_>) -> bool {
         let element = match node.kind() {
             NodeKind::Text(text) => {
                 self.text(text);
@@ -437,16 +469,27 @@ impl Writer {
             Role::Br => {
                 self.space = false;
                 self.tabs = 0;
-                if !self.out.is_empty() {
+                if !self.is_empty() {
                     self.breaks = (self.breaks + 1).min(2);
+                    if let Some(g) = &mut self.guess {
+                        g.alt_breaks = (g.alt_breaks + 1).min(2);
+                    }
                 }
             }
             Role::Cell => {
                 if has_previous_cell(node) {
+                    if let Some(g) = &mut self.guess
+                        && !g.row_known
+                    {
+                        g.unsure = true;
+                    }
                     if !self.row_empty {
                         // The row's line goes on: what the previous cell
                         // owed (its blocks' ends) is not a new line.
                         self.breaks = 0;
+                        if let Some(g) = &mut self.guess {
+                            g.alt_breaks = 0;
+                        }
                         self.cell_start = true;
                     }
                     self.space = false;
@@ -467,12 +510,21 @@ impl Writer {
         if element.is_html(L::Tr) {
             self.row_empty = true;
             self.cell_start = false;
+            if let Some(g) = &mut self.guess {
+                g.row_known = true;
+            }
         }
         true
     }
 
+    /// Whether nothing has been written: a writer of a guessed piece
+    /// starts where something has.
+    fn is_empty(&self) -> bool {
+        self.out.is_empty() && self.guess.is_none()
+    }
+
     /// Visits an entered node on the way up.
-    fn leave(&mut self, node: NodeRef<'_>) {
+    pub(super) fn leave(&mut self, node: NodeRef<'_>) {
         let Some(element) = node.as_element() else {
             return;
         };
@@ -494,25 +546,46 @@ impl Writer {
     /// A block boundary asking for `n` line breaks.
     fn block(&mut self, n: u8) {
         self.space = false;
-        if self.out.is_empty() || self.cell_start {
+        if self.is_empty() || self.cell_start {
             return;
         }
         self.tabs = 0;
         self.breaks = self.breaks.max(n);
+        if let Some(g) = &mut self.guess {
+            g.alt_breaks = g.alt_breaks.max(n);
+        }
     }
 
     /// Writes what is owed before the next character.
     fn flush(&mut self) {
-        if !self.out.is_empty() {
-            let have = self
-                .out
-                .bytes()
-                .rev()
-                .take(2)
-                .take_while(|&b| b == b'\n')
-                .count();
-            let owed = usize::from(self.breaks).saturating_sub(have);
-            self.out.extend(std::iter::repeat_n('\n', owed));
+        if !self.is_empty() {
+            match &mut self.guess {
+                // The first text of a guessed piece: its line breaks are
+                // the join's to write.
+                Some(g) if !g.started => {
+                    g.started = true;
+                    g.first_breaks = [self.breaks, g.alt_breaks];
+                }
+                guess => {
+                    let have = self
+                        .out
+                        .bytes()
+                        .rev()
+                        .take(2)
+                        .take_while(|&b| b == b'\n')
+                        .count();
+                    // Fewer than two bytes, all line breaks: the count
+                    // would go on into what came before the piece.
+                    if let Some(g) = guess
+                        && self.out.len() < 2
+                        && have == self.out.len()
+                    {
+                        g.unsure = true;
+                    }
+                    let owed = usize::from(self.breaks).saturating_sub(have);
+                    self.out.extend(std::iter::repeat_n('\n', owed));
+                }
+            }
             if self.breaks == 0 && self.space && self.tabs == 0 {
                 self.out.push(' ');
             }
@@ -523,6 +596,9 @@ impl Writer {
         self.tabs = 0;
         self.row_empty = false;
         self.cell_start = false;
+        if let Some(g) = &mut self.guess {
+            g.row_known = true;
+        }
     }
 
     /// A text node's data.
@@ -557,14 +633,14 @@ impl Writer {
 
     /// White space in collapsible text: a space, unless at a line's start.
     fn space_between(&mut self) {
-        if !self.out.is_empty() && self.breaks == 0 && !self.cell_start {
+        if !self.is_empty() && self.breaks == 0 && !self.cell_start {
             self.space = true;
         }
     }
 
     /// The result, without the line breaks preformatted text may leave at
     /// its ends.
-    fn finish(mut self) -> String {
+    pub(super) fn finish(mut self) -> String {
         self.out.truncate(self.out.trim_end_matches('\n').len());
         let leading = self.out.len() - self.out.trim_start_matches('\n').len();
         self.out.drain(..leading);
