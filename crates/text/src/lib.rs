@@ -58,7 +58,8 @@ mod stats;
 
 use spinneret_encoding::{Policy, Sniffer};
 use spinneret_html::{
-    Document, NodeRef, ParallelOptions, ParseOptions, VisibleTextOptions, parse_bytes_parallel,
+    Document, NodeRef, ParallelOptions, ParallelRender, ParseOptions, VisibleTextOptions,
+    parse_bytes_parallel,
 };
 
 pub use language::DetectedLanguage;
@@ -203,7 +204,11 @@ pub fn extract_document(
 /// The plain text of a document, or of the main content's selection.
 fn render_text(doc: &Document, chosen: Option<&main_content::Selection>) -> String {
     match chosen {
-        None => doc.visible_text(),
+        // A large page's on rayon's current pool (the same text).
+        None => doc.visible_text_parallel(
+            VisibleTextOptions::default(),
+            &ParallelRender::current_pool(),
+        ),
         Some(selection) => {
             let mut out = String::new();
             for &root in &selection.roots {

@@ -66,6 +66,12 @@ impl ParallelRender {
             piece_cost: PIECE_COST,
         }
     }
+
+    /// Rendering on every thread of rayon's current pool (the global
+    /// one: a thread per core, unless the caller installs another).
+    pub fn current_pool() -> ParallelRender {
+        ParallelRender::threads(rayon::current_num_threads())
+    }
 }
 
 /// The default estimated work of a piece: about 4,096 nodes (roughly

@@ -39,6 +39,23 @@ use super::visible_text::{Guess, Writer, walk};
 use super::{Document, VisibleTextOptions};
 
 impl Document {
+    /// [`Document::visible_text`] with `options`, rendered on
+    /// `parallel.threads` threads of rayon's current pool as
+    /// [`Document::write_visible_text_parallel`] renders it: the same
+    /// text.
+    pub fn visible_text_parallel(
+        &self,
+        options: VisibleTextOptions,
+        parallel: &ParallelRender,
+    ) -> String {
+        let mut out = Vec::new();
+        // Writing to a vector does not fail.
+        let _ = self.write_visible_text_parallel(&mut out, options, parallel);
+        // The pieces are whole strings: the bytes are UTF-8.
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
     /// The document's visible text ([`Document::visible_text`] with
     /// `options`) written to `writer`, rendered on `parallel.threads`
     /// threads of rayon's current pool in pieces joined in order: the
