@@ -19,7 +19,7 @@ use anyhow::Context;
 use spinneret_encoding::{Policy, Sniffer, decode_with};
 use spinneret_html::{
     Document, FragmentContext, ParallelOptions, ParallelRender, ParseOptions, SerializeOptions,
-    parse_bytes_parallel, parse_fragment,
+    parse_fragment, parse_owned_bytes_parallel,
 };
 
 use crate::args::{TreeArgs, TreeFormat};
@@ -54,7 +54,7 @@ pub fn run(
     };
     let mut job = || -> anyhow::Result<()> {
         let bytes = read_input(&args.input, args.max_size, threads, stdin)?;
-        let doc = parse(&bytes, page_url.as_deref(), args);
+        let doc = parse(bytes, page_url.as_deref(), args);
         write(&doc, args, threads, out).context("output")
     };
     match &pool {
@@ -93,7 +93,7 @@ fn read_input(
 }
 
 /// Decodes and parses the page (see the module documentation).
-fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
+fn parse(bytes: Vec<u8>, url: Option<&str>, args: &TreeArgs) -> Document {
     let mut sniffer = Sniffer::new(Policy::Crawler);
     if let Some(url) = url {
         sniffer = sniffer.url(url);
@@ -104,22 +104,21 @@ fn parse(bytes: &[u8], url: Option<&str>, args: &TreeArgs) -> Document {
     };
     match &args.fragment {
         Some(context) => {
-            let encoding = sniffer.determine(bytes).encoding;
-            let text = decode_with(bytes, encoding).0;
+            let encoding = sniffer.determine(&bytes).encoding;
+            let text = decode_with(&bytes, encoding).0;
             parse_fragment(&text, context, &options)
         }
         None => {
-            let parse = |parallel: ParallelOptions| {
-                let parallel = ParallelOptions {
-                    tree_speculation: args.tree_speculation,
-                    ..parallel
-                };
-                parse_bytes_parallel(bytes, &sniffer, &options, &parallel).0
+            let parallel = ParallelOptions {
+                tree_speculation: args.tree_speculation,
+                ..match args.threads {
+                    Some(n) => ParallelOptions::threads(n),
+                    None => ParallelOptions::default(),
+                }
             };
-            match args.threads {
-                Some(n) => parse(ParallelOptions::threads(n)),
-                None => parse(ParallelOptions::default()),
-            }
+            // The bytes are given away: a UTF-8 page becomes the
+            // document's source as it is, not a copy.
+            parse_owned_bytes_parallel(bytes, &sniffer, &options, &parallel).0
         }
     }
 }

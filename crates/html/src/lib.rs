@@ -47,8 +47,8 @@ pub use namespace::{AttrNamespace, Namespace};
 pub use parallel::{
     ChunkCosts, CutProbe, ParallelOptions, SEQUENTIAL_BELOW, SpeculationProbe, SpeculationStats,
     TREE_SPECULATION_FROM, TreeRejection, TreeSpeculationStats, TreeTimeline, parse_bytes_parallel,
-    parse_document_parallel, parse_document_parallel_with_stats, probe_chunk_costs, probe_cut,
-    probe_tree_speculation,
+    parse_document_parallel, parse_document_parallel_with_stats, parse_owned_bytes_parallel,
+    probe_chunk_costs, probe_cut, probe_tree_speculation,
 };
 pub use simulator::Simulator;
 pub use stream::StreamTokenizer;

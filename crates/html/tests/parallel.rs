@@ -238,6 +238,62 @@ fn hostile_documents_build_the_sequential_tree() {
 }
 
 #[test]
+fn owned_bytes_give_the_same_document() {
+    // Every corpus page, as bytes (the encodings the pages have), and made
+    // inputs for each way the bytes are not moved: a byte order mark,
+    // another encoding, bytes that are not UTF-8, a `<meta>` that changes
+    // the encoding after the prescan.
+    let mut inputs: Vec<(String, Vec<u8>)> = spinneret_testdata::corpus_page_paths()
+        .into_iter()
+        .map(|path| {
+            let bytes = spinneret_testdata::read(&format!("corpus/{path}"));
+            (path, bytes)
+        })
+        .collect();
+    let body = "<div><p>caf\u{e9} <b>x</b></p></div>".repeat(8000);
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(body.as_bytes());
+    let mut latin = b"<meta charset=windows-1252><p>caf\xe9".to_vec();
+    latin.extend_from_slice(body.as_bytes());
+    let mut broken = body.as_bytes().to_vec();
+    broken.extend_from_slice(b"<p>\xff\xfe\xc3");
+    let mut late = b"<title>caf\xc3\xa9</title>".to_vec();
+    late.extend_from_slice("<!-- padding -->".repeat(200).as_bytes());
+    late.extend_from_slice(b"<meta charset=windows-1252>");
+    late.extend_from_slice(body.as_bytes());
+    for (name, bytes) in [
+        ("bom", bom),
+        ("latin", latin),
+        ("broken", broken),
+        ("late", late),
+    ] {
+        inputs.push((name.to_owned(), bytes));
+    }
+    inputs.push(("small".to_owned(), b"<p>caf\xc3\xa9".to_vec()));
+    assert!(inputs.len() > 100, "{} inputs", inputs.len());
+    let sniffer = Sniffer::new(Policy::Crawler);
+    let options = ParseOptions::default();
+    let pool = pool(2);
+    for (name, bytes) in &inputs {
+        for parallel in [threads(1), threads(2), tree(threads(2))] {
+            let (want, want_det) =
+                pool.install(|| parse_bytes_parallel(bytes, &sniffer, &options, &parallel));
+            let (got, got_det) = pool.install(|| {
+                spinneret_html::parse_owned_bytes_parallel(
+                    bytes.clone(),
+                    &sniffer,
+                    &options,
+                    &parallel,
+                )
+            });
+            assert_eq!(got_det.encoding, want_det.encoding, "{name}");
+            assert_eq!(got_det.confidence, want_det.confidence, "{name}");
+            assert!(got.dump() == want.dump(), "{name}: {parallel:?}");
+        }
+    }
+}
+
+#[test]
 fn a_late_meta_that_changes_the_encoding() {
     // The `<meta>` comes after the prescan window, so the encoding is
     // changed while parsing: the bytes are decoded again and parsed again.

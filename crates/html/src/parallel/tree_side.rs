@@ -82,13 +82,16 @@ fn estimated_tags(input: &str) -> usize {
 /// agrees with the true state there, else parses on, with pipelined
 /// workers as [`parse_document_parallel`] has them. With `watch`, the
 /// input was decoded from those bytes, and a `<meta>` that changes the
-/// encoding makes it return `None` (as `parse_watching` does).
+/// encoding makes it return `None` (as `parse_watching` does). With
+/// `source`, `input` is its text, shared by the documents rather than
+/// copied.
 pub(super) fn parse_speculating_tree(
     input: &str,
     options: &ParseOptions,
     parallel: &ParallelOptions,
     cut: usize,
     watch: Option<(&[u8], bool, &mut Determination)>,
+    source: Option<Arc<String>>,
 ) -> (Option<Document>, SpeculationStats) {
     let began = Instant::now();
     let flags = Arc::new(WorkerFlags::default());
@@ -150,7 +153,8 @@ pub(super) fn parse_speculating_tree(
             flags.done.store(true, Ordering::Release);
         });
     }
-    let source = Arc::new(input.to_owned());
+    // (`input` itself, where the caller gave it away.)
+    let source = source.unwrap_or_else(|| Arc::new(input.to_owned()));
     let _ = source_tx.send(Arc::clone(&source));
     let doc = {
         let source = &source;
