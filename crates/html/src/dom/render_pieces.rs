@@ -134,10 +134,10 @@ impl Document {
         parallel: &ParallelRender,
     ) -> io::Result<()> {
         // On one thread, the sequential dump streams already.
-        match self
-            .cut(Format::Dump, parallel)
-            .filter(|_| parallel.threads >= 2)
-        {
+        let cut = (parallel.threads >= 2)
+            .then(|| self.cut(Format::Dump, parallel))
+            .flatten();
+        match cut {
             Some((units, pieces)) => write_pieces(writer, &units, &pieces, Markup::Dump, parallel),
             None => self.write_dump(writer),
         }
@@ -414,13 +414,17 @@ fn write_pieces(
     markup: Markup,
     parallel: &ParallelRender,
 ) -> io::Result<()> {
+    // `piece`'s units rendered into `out`, emptied first.
+    let render_piece = |out: &mut String, piece: &Range<usize>| {
+        out.clear();
+        for &unit in &units[piece.clone()] {
+            render(out, unit, markup);
+        }
+    };
     if parallel.threads < 2 {
         let mut out = String::new();
         for piece in pieces {
-            out.clear();
-            for &unit in &units[piece.clone()] {
-                render(&mut out, unit, markup);
-            }
+            render_piece(&mut out, piece);
             writer.write_all(out.as_bytes())?;
         }
         return Ok(());
@@ -432,12 +436,7 @@ fn write_pieces(
             .par_iter()
             .zip(buffers.par_iter_mut())
             .with_max_len(1)
-            .for_each(|(piece, out)| {
-                out.clear();
-                for &unit in &units[piece.clone()] {
-                    render(out, unit, markup);
-                }
-            });
+            .for_each(|(piece, out)| render_piece(out, piece));
         for out in &buffers[..group.len()] {
             writer.write_all(out.as_bytes())?;
         }

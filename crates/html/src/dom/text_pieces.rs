@@ -67,9 +67,9 @@ impl Document {
         options: VisibleTextOptions,
         parallel: &ParallelRender,
     ) -> io::Result<()> {
-        let cut = self
-            .cut(Format::Text(options), parallel)
-            .filter(|_| parallel.threads >= 2);
+        let cut = (parallel.threads >= 2)
+            .then(|| self.cut(Format::Text(options), parallel))
+            .flatten();
         let Some((units, pieces)) = cut else {
             let text = self.root().visible_text_with(options, |_| false);
             return writer.write_all(text.as_bytes());
