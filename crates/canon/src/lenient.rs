@@ -36,6 +36,15 @@ pub fn is_hierarchical_scheme(s: &[u8]) -> bool {
         .any(|k| k.eq_ignore_ascii_case(s))
 }
 
+/// Whether [`split`] finds the authority of a URL with this scheme after
+/// any number of slashes or backslashes (`http:////h`, `ftp:h`): no scheme
+/// (`http`), and the hierarchical schemes but `file`, whose authority is
+/// what exactly two slashes open. A canonical `scheme:///path` with one of
+/// these schemes reads back with a host taken from the path.
+pub fn skips_slashes(scheme: &[u8]) -> bool {
+    scheme.is_empty() || (is_hierarchical_scheme(scheme) && !scheme.eq_ignore_ascii_case(b"file"))
+}
+
 /// The length of a leading `scheme:` (without the colon), if the input
 /// starts with one that is not really `host:port`.
 pub fn scheme_len(s: &[u8]) -> Option<usize> {
@@ -81,7 +90,7 @@ pub fn split(s: &[u8]) -> RawUrl<'_> {
             }
             None => false,
         }
-    } else if scheme.is_empty() || is_hierarchical_scheme(scheme) {
+    } else if skips_slashes(scheme) {
         let slashes = rest
             .iter()
             .take_while(|&&b| b == b'/' || b == b'\\')

@@ -57,10 +57,13 @@ pub fn canonicalize(input: &[u8]) -> String {
 pub(crate) const MAX_EMPTY_HOST_READINGS: usize = 64;
 
 /// The text to canonicalize again when `canonical` is a hierarchical URL
-/// with an empty host and a path to read the host from.
+/// with an empty host and a path that the split reads a host from (its
+/// scheme skips slashes: [`lenient::skips_slashes`]). `file:///x` and
+/// `foo:///x` read back as they are: they are fixed points already.
 pub(crate) fn empty_host_reading(canonical: &str) -> Option<&str> {
-    let (_, rest) = canonical.split_once("://")?;
-    (rest.starts_with('/') && rest.len() > 1).then_some(canonical)
+    let (scheme, rest) = canonical.split_once("://")?;
+    (lenient::skips_slashes(scheme.as_bytes()) && rest.starts_with('/') && rest.len() > 1)
+        .then_some(canonical)
 }
 
 fn canonicalize_once(input: &[u8]) -> String {
@@ -405,6 +408,20 @@ mod tests {
         ] {
             assert_eq!(canonicalize(i.as_bytes()), o, "{i:?}");
         }
+    }
+
+    #[test]
+    fn empty_hosts_are_read_back_only_where_the_split_reads_one() {
+        // The host is taken from the path where `scheme:///path` would read
+        // back with one; `file:` and unknown schemes are fixed points as
+        // they are (read again, they would give themselves).
+        assert_eq!(canonicalize(b"wss://:/a/b"), "wss://a/b");
+        assert_eq!(canonicalize(b"ftp:://x"), "ftp://x/");
+        for fixed in ["file:///x", "foo:///x", "http://h/"] {
+            assert_eq!(canonicalize(fixed.as_bytes()), fixed);
+            assert_eq!(empty_host_reading(fixed), None, "{fixed}");
+        }
+        assert_eq!(empty_host_reading("http:///x"), Some("http:///x"));
     }
 
     #[test]

@@ -421,12 +421,15 @@ pub(crate) fn canonicalize(input: &[u8], steps: &[Step], options: &SurtOptions) 
     k
 }
 
-/// [`safebrowsing::empty_host_reading`] on bytes, for the schemes whose
-/// host the package's parser reads from the path (`http*`: see
-/// [`host_read_from_path`]); `file:///x` and `ftp:///x` keep no host.
+/// [`safebrowsing::empty_host_reading`] on bytes: for the schemes whose
+/// host our split reads after any number of slashes
+/// ([`lenient::skips_slashes`]: `http`, `https`, `ftp`, `ws`, `wss`), so
+/// that the canonical URL is a fixed point (`wss://:/a` would give
+/// `wss:///a`, which reads back with the host `a`). `file:///x` keeps no
+/// host.
 fn empty_host_reading(url: &[u8]) -> Option<&[u8]> {
     let at = url.windows(3).position(|w| w == b"://")?;
-    if !url[..at].to_ascii_lowercase().starts_with(b"http") {
+    if !lenient::skips_slashes(&url[..at]) {
         return None;
     }
     let rest = &url[at + 3..];

@@ -221,6 +221,15 @@ fn inputs_the_fuzzer_found_are_idempotent() {
         "http://\u{fc}\u{ff0f}x/",
         "hth.4..[gm\0jbp7shZw8ec\rx://dasdr?-.[gm\0jbp7shZw8ec\rx://dasdrSSID=ej333333333333333333333333333333&eahttps://db.2T\u{11}TTPHPSESSID=ej3333333333333333SESSID=ej333333333333333333333333333333&S::f\0",
         "http://h/?sid=0123456789abcdef0123456789abcdef&sid=0123456789abcdef0123456789abcdef",
+        // An empty authority before a path, in the schemes whose host the
+        // split reads after any number of slashes.
+        "wss:://wfwE",
+        "wss://:/a",
+        "ws:://a/b",
+        "ftp:://x",
+        "ftp://@:/x/y",
+        "file:///x",
+        "file://:/x",
         "hth.4..[gm\u{0}jbp7shZw8ec\u{d}x://dasdr?-.[gm\u{0}jbp7shZw8ec\u{d}x://dasdrSSID=ej33333333333333333333333333333c\u{d}x://dasdr?-.[gm\u{0}jbp7shZw8ec\u{d}x://dasdrSSID=ej333333333333333333333333333333&eahttps://db.2T\u{11}TTPHPSESSID=ej3333333333333333SESSID=ej333333333333333333333333333333&S::3&eahttps://db.2T\u{11}TTPHPSESSID=ej3333333333333333SESSID=ej333333333333333333333333333333&S::f\u{0}",
     ];
     for p in profiles() {
