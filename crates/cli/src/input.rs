@@ -511,7 +511,7 @@ pub fn produce(
                 }
             }
             Source::Html { path, url } => {
-                let item = page_item(path, url, opts.max_record_size);
+                let item = page_item(path, url, opts.max_record_size, workers);
                 base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
                 if !emit(item, base) {
                     return base;
@@ -519,7 +519,7 @@ pub fn produce(
             }
             Source::Pages(v) => {
                 for (path, url) in v {
-                    let item = page_item(path, url, opts.max_record_size);
+                    let item = page_item(path, url, opts.max_record_size, workers);
                     base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
                     if !emit(item, base) {
                         return base;
@@ -592,9 +592,23 @@ fn records_of(
     (size, None)
 }
 
-fn page_item(path: &Path, url: &str, max_size: u64) -> Item {
+/// The page at `path`; with `workers`, a large file is read by them
+/// ([`read_html_limited_on`]: the faults of its fresh buffer and the copy
+/// out of the page cache shared).
+fn page_item(path: &Path, url: &str, max_size: u64, workers: Option<Workers<'_>>) -> Item {
     let file: Arc<str> = Arc::from(path.display().to_string());
-    match read_html_limited(path, max_size) {
+    // (Only a file large enough to be read in pieces goes to the pool: a
+    // small one read here costs no hand-over.)
+    let large = || std::fs::metadata(path).is_ok_and(|m| m.len() >= PARALLEL_READ_FROM);
+    let read = match workers {
+        Some(w) if large() => {
+            let threads = w.pool.current_num_threads();
+            w.pool
+                .install(|| read_html_limited_on(path, max_size, threads))
+        }
+        _ => read_html_limited(path, max_size),
+    };
+    match read {
         Ok(body) => Item::Page {
             file,
             url: url.to_owned(),

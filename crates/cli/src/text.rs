@@ -6,7 +6,7 @@
 //! On the [`driver`]: the workers take each item, decide whether it is a
 //! page ([`selected`]: an HTML `response` or `resource` with a 2xx status
 //! or no HTTP head, and a payload; every HTML file), extract its text
-//! with [`spinneret_text::extract_page`] and render it in the output's
+//! with [`spinneret_text::extract_owned_page`] and render it in the output's
 //! form — a JSON line, a WET conversion record (gzipped there, in
 //! parallel), the text and its line feed, or for Parquet the row itself;
 //! the sink writes them in input order (a `warcinfo` record first for
@@ -31,7 +31,7 @@ use std::time::Instant;
 use serde::Serialize;
 use spinneret_columns::text::{TextColumns, TextFields};
 use spinneret_index::entry::sha1_base32;
-use spinneret_text::{Extraction, Options, Page, extract_page};
+use spinneret_text::{Extraction, Options, Page, extract_owned_page};
 use spinneret_warc::Record;
 
 use crate::Error;
@@ -206,9 +206,16 @@ struct TextJob<'a> {
 }
 
 impl TextJob<'_> {
-    /// A page's text, rendered.
-    fn page(&self, page: &Page<'_>, from: Origin<'_>, payload: &[u8]) -> Done {
-        let ex = extract_page(page, &self.options);
+    /// A page's text, rendered; `page` says what the response said, and
+    /// the payload is given away (a UTF-8 page becomes the document's
+    /// text without a copy).
+    fn page(&self, payload: Vec<u8>, page: &Page<'_>, from: Origin<'_>) -> Done {
+        // A WET record without a record id to refer to is named by the
+        // payload's digest, taken before the payload is given away.
+        let digest = (self.format == TextFormat::Wet
+            && from.record.and_then(|r| r.record_id.as_ref()).is_none())
+        .then(|| sha1_base32(&payload));
+        let ex = extract_owned_page(payload, page, &self.options);
         let row = Row::new(ex, from);
         let out = match self.format {
             TextFormat::Parquet => Ok(Out::Row(Box::new(row))),
@@ -223,7 +230,9 @@ impl TextJob<'_> {
                 text.push(b'\n');
                 Ok(Out::Bytes(text))
             }
-            TextFormat::Wet => self.conversion(&row, from, payload).map(Out::Bytes),
+            TextFormat::Wet => self
+                .conversion(&row, from, digest.as_deref())
+                .map(Out::Bytes),
         };
         match out {
             Ok(out) => Done::Page {
@@ -234,8 +243,9 @@ impl TextJob<'_> {
         }
     }
 
-    /// A page's WET conversion record.
-    fn conversion(&self, row: &Row, from: Origin<'_>, payload: &[u8]) -> io::Result<Vec<u8>> {
+    /// A page's WET conversion record; `digest` is its payload's SHA-1
+    /// (base 32), where the page has no record id.
+    fn conversion(&self, row: &Row, from: Origin<'_>, digest: Option<&str>) -> io::Result<Vec<u8>> {
         let Some(wet) = self.wet else {
             return Err(io::Error::other("no WET writer"));
         };
@@ -254,7 +264,7 @@ impl TextJob<'_> {
                 "{}\n{}\n{}",
                 target.as_deref().unwrap_or(""),
                 row.date.as_deref().unwrap_or(""),
-                sha1_base32(payload)
+                digest.unwrap_or_default()
             ),
         };
         wet.conversion(&Conversion {
@@ -274,12 +284,15 @@ impl Job for TextJob<'_> {
 
     fn process(&self, item: Item) -> Done {
         match item {
-            Item::Record { file, record, .. } => {
+            Item::Record {
+                file, mut record, ..
+            } => {
                 if !selected(&record, self.any_status) {
                     return Done::Skipped;
                 }
+                let body = std::mem::take(&mut record.body).into_vec();
                 let page = Page {
-                    bytes: &record.body,
+                    bytes: &[],
                     url: record.target_uri.as_deref(),
                     content_type: record.payload_content_type().map(str::as_bytes),
                     content_language: record
@@ -292,20 +305,20 @@ impl Job for TextJob<'_> {
                     record: Some(&record),
                     url: record.target_uri.as_deref(),
                 };
-                self.page(&page, from, &record.body)
+                self.page(body, &page, from)
             }
             Item::Page { file, url, body } => {
                 let url = Some(url.as_str()).filter(|u| !u.is_empty());
                 let page = Page {
                     url,
-                    ..Page::new(&body)
+                    ..Page::new(&[])
                 };
                 let from = Origin {
                     file: &file,
                     record: None,
                     url,
                 };
-                self.page(&page, from, &body)
+                self.page(body, &page, from)
             }
             Item::Bad { file, offset, what } => Done::Problem {
                 what: "bad record",

@@ -59,7 +59,7 @@ mod stats;
 use spinneret_encoding::{Policy, Sniffer};
 use spinneret_html::{
     Document, NodeRef, ParallelOptions, ParallelRender, ParseOptions, VisibleTextOptions,
-    parse_bytes_parallel,
+    parse_bytes_parallel, parse_owned_bytes_parallel,
 };
 
 pub use language::DetectedLanguage;
@@ -141,6 +141,40 @@ impl std::ops::Deref for Extraction {
 /// hint; `spinneret-encoding`'s crawler policy), parses it with the HTML
 /// Standard's tree builder and extracts its text and metadata.
 pub fn extract_page(page: &Page<'_>, options: &Options) -> Extraction {
+    // A large page is parsed on rayon's current pool (the same tree; a
+    // page under 128 KiB on this thread alone).
+    let (doc, det) = parse_bytes_parallel(
+        page.bytes,
+        &sniffer(page),
+        &ParseOptions::default(),
+        &ParallelOptions::default(),
+    );
+    let mut extraction = extract_document(&doc, page.url, page.content_language, options);
+    extraction.encoding = det.encoding.name();
+    extraction
+}
+
+/// [`extract_page`] of a payload given away: `bytes` are the page's, and
+/// `page` says what the response said (its URL, Content-Type and
+/// Content-Language; its `bytes` are not read). A UTF-8 payload becomes
+/// the document's text as it is, without the copy [`extract_page`] makes
+/// (fresh memory as large as the page, on the calling thread: about
+/// 30 ms for 64 MB). The same extraction as [`extract_page`] of a page
+/// with these bytes.
+pub fn extract_owned_page(bytes: Vec<u8>, page: &Page<'_>, options: &Options) -> Extraction {
+    let (doc, det) = parse_owned_bytes_parallel(
+        bytes,
+        &sniffer(page),
+        &ParseOptions::default(),
+        &ParallelOptions::default(),
+    );
+    let mut extraction = extract_document(&doc, page.url, page.content_language, options);
+    extraction.encoding = det.encoding.name();
+    extraction
+}
+
+/// The crawler's sniffer, with what the response said about `page`.
+fn sniffer<'a>(page: &Page<'a>) -> Sniffer<'a> {
     let mut sniffer = Sniffer::new(Policy::Crawler);
     if let Some(url) = page.url {
         sniffer = sniffer.url(url);
@@ -148,14 +182,7 @@ pub fn extract_page(page: &Page<'_>, options: &Options) -> Extraction {
     if let Some(ct) = page.content_type {
         sniffer = sniffer.content_type(ct);
     }
-    // A large page is parsed on rayon's current pool (the same tree; a
-    // page under 128 KiB on this thread alone).
-    let parallel = ParallelOptions::default();
-    let (doc, det) =
-        parse_bytes_parallel(page.bytes, &sniffer, &ParseOptions::default(), &parallel);
-    let mut extraction = extract_document(&doc, page.url, page.content_language, options);
-    extraction.encoding = det.encoding.name();
-    extraction
+    sniffer
 }
 
 /// Extracts the text and metadata of a parsed document; `url` is the

@@ -30,6 +30,23 @@ impl Body {
     }
 }
 
+impl Body {
+    /// The payload as a vector of its own, for a consumer that keeps it
+    /// (a parser that makes it its document's text): the buffer itself,
+    /// the payload moved to its start where a head preceded it (no new
+    /// allocation, and no memory the body did not hold).
+    pub fn into_vec(self) -> Vec<u8> {
+        let Body {
+            mut buf,
+            start,
+            end,
+        } = self;
+        buf.copy_within(start..end, 0);
+        buf.truncate(end - start);
+        buf
+    }
+}
+
 #[cfg(test)]
 impl Body {
     /// Whether the body is a range of a larger buffer (handed over by the
@@ -119,5 +136,17 @@ mod tests {
         assert!(Body::in_buffer(b"abc".to_vec(), 2..9).as_ref() == b"c");
         assert!(Body::in_buffer(b"abc".to_vec(), 7..9).is_empty());
         assert!(Body::default().is_empty());
+    }
+
+    #[test]
+    fn into_vec_keeps_the_payload_in_its_buffer() {
+        let b = Body::in_buffer(b"WARC head\r\n\r\n<p>x</p>\r\n\r\n".to_vec(), 13..21);
+        let capacity = b.buf.capacity();
+        let v = b.into_vec();
+        assert_eq!(v, b"<p>x</p>");
+        assert_eq!(v.capacity(), capacity, "the same buffer");
+        assert_eq!(Body::from(b"abc".to_vec()).into_vec(), b"abc");
+        assert_eq!(Body::in_buffer(b"abc".to_vec(), 0..2).into_vec(), b"ab");
+        assert!(Body::default().into_vec().is_empty());
     }
 }
