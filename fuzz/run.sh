@@ -70,7 +70,7 @@ run_one() {
     local target="$1" dict=() max_len=4096 limit
     case "$target" in
     url_* | diff_ada | canon | search_params) dict=(-dict=dict/url.dict) ;;
-    tokenizer_chunks | tree_builder | tree_parallel | extract | text) dict=(-dict=dict/html.dict) ;;
+    tokenizer_chunks | tree_builder | tree_parallel | render_pieces | extract | text) dict=(-dict=dict/html.dict) ;;
     warc | index) dict=(-dict=dict/warc.dict) max_len=16384 ;;
     esac
     if [ "$budget" = ci ]; then

@@ -75,6 +75,13 @@ for target in "$@"; do
         # The parser's own chunk starts (flag bit 1).
         pages jsoup 5 "$target" '\002\000'
         ;;
+    render_pieces)
+        # Pieces of 1 node or so (html5lib), of 16 and of 200 (pages); a
+        # fragment, scripting and noscript text (flags 7).
+        html5lib_inputs "$CORPUS/$target" '\000\000'
+        pages trafilatura 12 "$target" '\000\017'
+        pages jsoup 5 "$target" '\007\307'
+        ;;
     encoding)
         pages chardet 40 "$target" '\002\000\000\000'
         ;;
