@@ -44,9 +44,15 @@ fn same_in_pieces(doc: &Document, piece_cost: usize, scripting: bool) -> Result<
         let mut text = Vec::new();
         doc.write_visible_text_parallel(&mut text, options, &parallel)
             .unwrap();
-        if text != doc.root().visible_text_with(options, |_| false).as_bytes() {
+        let whole = doc.root().visible_text_with(options, |_| false);
+        if text != whole.as_bytes() {
             return Err(format!(
                 "visible text, noscript {noscript}, pieces of {piece_cost}"
+            ));
+        }
+        if doc.visible_text_parallel(options, &parallel) != whole {
+            return Err(format!(
+                "visible text as a string, noscript {noscript}, pieces of {piece_cost}"
             ));
         }
     }

@@ -48,12 +48,15 @@ impl Document {
         options: VisibleTextOptions,
         parallel: &ParallelRender,
     ) -> String {
-        let mut out = Vec::new();
-        // Writing to a vector does not fail.
-        let _ = self.write_visible_text_parallel(&mut out, options, parallel);
-        // The pieces are whole strings: the bytes are UTF-8.
-        String::from_utf8(out)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        let Some((units, pieces)) = self.text_cut(options, parallel) else {
+            return self.root().visible_text_with(options, |_| false);
+        };
+        // The pieces are strings: joined into one as they are, without
+        // checking again that the whole is UTF-8.
+        let mut out = String::new();
+        // Appending to a string does not fail.
+        let _ = join_pieces(&mut out, &units, &pieces, options, parallel);
+        out
     }
 
     /// The document's visible text ([`Document::visible_text`] with
@@ -67,36 +70,87 @@ impl Document {
         options: VisibleTextOptions,
         parallel: &ParallelRender,
     ) -> io::Result<()> {
-        let cut = (parallel.threads >= 2)
-            .then(|| self.cut(Format::Text(options), parallel))
-            .flatten();
-        let Some((units, pieces)) = cut else {
+        let Some((units, pieces)) = self.text_cut(options, parallel) else {
             let text = self.root().visible_text_with(options, |_| false);
             return writer.write_all(text.as_bytes());
         };
-        let mut join = Join {
-            out: Trimmed {
-                writer,
-                started: false,
-                held: 0,
-            },
-            sequential: Some(new_writer(options)),
-            state: State::default(),
-            tail: Vec::new(),
-            options,
-        };
-        let window = WINDOW_PER_THREAD * parallel.threads;
-        let mut rendered: Vec<Rendered> = Vec::new();
-        for group in pieces.chunks(window) {
-            group
-                .par_iter()
-                .map(|piece| render_guessed(&units, piece.clone(), options))
-                .collect_into_vec(&mut rendered);
-            for (piece, rendered) in group.iter().zip(&rendered) {
-                join.piece(&units[piece.clone()], rendered)?;
-            }
+        join_pieces(&mut Bytes(writer), &units, &pieces, options, parallel)
+    }
+
+    /// The units and pieces of the visible text, if it is rendered in
+    /// pieces (two threads or more, a document large enough).
+    fn text_cut(
+        &self,
+        options: VisibleTextOptions,
+        parallel: &ParallelRender,
+    ) -> Option<(Vec<Unit<'_>>, Vec<Range<usize>>)> {
+        (parallel.threads >= 2)
+            .then(|| self.cut(Format::Text(options), parallel))
+            .flatten()
+    }
+}
+
+/// Renders `pieces` of `units` on the pool, a window at a time, and joins
+/// them in order into `out`.
+fn join_pieces(
+    out: &mut impl Out,
+    units: &[Unit<'_>],
+    pieces: &[Range<usize>],
+    options: VisibleTextOptions,
+    parallel: &ParallelRender,
+) -> io::Result<()> {
+    let mut join = Join {
+        out: Trimmed {
+            out,
+            started: false,
+            held: 0,
+        },
+        sequential: Some(new_writer(options)),
+        state: State::default(),
+        tail: Vec::new(),
+        options,
+    };
+    let window = WINDOW_PER_THREAD * parallel.threads;
+    let mut rendered: Vec<Rendered> = Vec::new();
+    for group in pieces.chunks(window) {
+        group
+            .par_iter()
+            .map(|piece| render_guessed(units, piece.clone(), options))
+            .collect_into_vec(&mut rendered);
+        for (piece, rendered) in group.iter().zip(&rendered) {
+            join.piece(&units[piece.clone()], rendered)?;
         }
-        join.finish()
+    }
+    join.finish()
+}
+
+/// Where the joined text goes: a string, or a writer's bytes.
+trait Out {
+    fn put(&mut self, s: &str) -> io::Result<()>;
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+impl Out for String {
+    fn put(&mut self, s: &str) -> io::Result<()> {
+        self.push_str(s);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A writer as the join's output.
+struct Bytes<'w, W: io::Write>(&'w mut W);
+
+impl<W: io::Write> Out for Bytes<'_, W> {
+    fn put(&mut self, s: &str) -> io::Result<()> {
+        self.0.write_all(s.as_bytes())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
     }
 }
 
@@ -182,8 +236,8 @@ fn render_guessed(
 }
 
 /// The join of the pieces, in order.
-struct Join<'w, W: io::Write> {
-    out: Trimmed<'w, W>,
+struct Join<'w, O: Out> {
+    out: Trimmed<'w, O>,
     /// The sequential walk's writer, while it has written nothing: the
     /// pieces up to the first text are rendered by it.
     sequential: Option<Writer>,
@@ -194,7 +248,7 @@ struct Join<'w, W: io::Write> {
     options: VisibleTextOptions,
 }
 
-impl<W: io::Write> Join<'_, W> {
+impl<O: Out> Join<'_, O> {
     /// Joins the next piece: its `units`, as `rendered` from the guess.
     fn piece(&mut self, units: &[Unit<'_>], rendered: &Rendered) -> io::Result<()> {
         if let Some(writer) = &mut self.sequential {
@@ -285,7 +339,7 @@ impl<W: io::Write> Join<'_, W> {
     /// Ends the join: what is held back is the output's trailing line
     /// breaks, which the visible text does not have.
     fn finish(self) -> io::Result<()> {
-        self.out.writer.flush()
+        self.out.out.flush()
     }
 }
 
@@ -296,15 +350,15 @@ pub(super) static RENDERED_AGAIN: std::sync::atomic::AtomicUsize =
 
 /// A writer that leaves out the line breaks at the start and the end of
 /// what it is given.
-struct Trimmed<'w, W: io::Write> {
-    writer: &'w mut W,
+struct Trimmed<'w, O: Out> {
+    out: &'w mut O,
     /// Something but line breaks has been written.
     started: bool,
     /// Line breaks held back: written only if more text follows.
     held: usize,
 }
 
-impl<W: io::Write> Trimmed<'_, W> {
+impl<O: Out> Trimmed<'_, O> {
     fn put(&mut self, mut s: &str) -> io::Result<()> {
         if !self.started {
             s = s.trim_start_matches('\n');
@@ -315,9 +369,9 @@ impl<W: io::Write> Trimmed<'_, W> {
         }
         let body = s.trim_end_matches('\n');
         if !body.is_empty() {
-            self.writer.write_all("\n".repeat(self.held).as_bytes())?;
+            self.out.put(&"\n".repeat(self.held))?;
             self.held = 0;
-            self.writer.write_all(body.as_bytes())?;
+            self.out.put(body)?;
         }
         self.held += s.len() - body.len();
         Ok(())
