@@ -156,7 +156,9 @@ use crate::dom::{Document, DomSink};
 use crate::names::LocalName;
 use crate::simulator::Simulator;
 use crate::tokenizer::{Built, Core, TextMode, TokenizerOptions};
-use crate::tree_builder::{ParseOptions, TreeBuilder, finish, parse_watching, tokenizer_options};
+use crate::tree_builder::{
+    ParseOptions, TreeBuilder, finish, parse_bytes_determined, parse_watching, tokenizer_options,
+};
 pub use chunk_costs::{ChunkCosts, probe_chunk_costs};
 pub use feed::SpeculationStats;
 use feed::{Feed, Stream, drive_speculative};
@@ -336,13 +338,27 @@ pub fn parse_bytes_parallel(
     options: &ParseOptions,
     parallel: &ParallelOptions,
 ) -> (Document, Determination) {
+    parse_bytes_parallel_determined(bytes, sniffer.determine(bytes), options, parallel)
+}
+
+/// [`parse_bytes_parallel`] of `bytes` whose encoding the sniffer has
+/// determined (`det`).
+fn parse_bytes_parallel_determined(
+    bytes: &[u8],
+    mut det: Determination,
+    options: &ParseOptions,
+    parallel: &ParallelOptions,
+) -> (Document, Determination) {
     if parallel.sequential(bytes.len(), options) {
-        return crate::parse_bytes(bytes, sniffer, options);
+        return parse_bytes_determined(bytes, det, options);
     }
-    let mut det = sniffer.determine(bytes);
     let text = decode_with(bytes, det.encoding).0;
     let lent = matches!(text, std::borrow::Cow::Borrowed(_));
-    if let Some(doc) = parse_decoded(bytes, &text, None, lent, &mut det, options, parallel) {
+    // The documents' shared source: a text the decoder made is moved
+    // there, not copied (bytes lent as they are are copied, once).
+    let source = Arc::new(text.into_owned());
+    let given = Some(Arc::clone(&source));
+    if let Some(doc) = parse_decoded(bytes, &source, given, lent, &mut det, options, parallel) {
         return (doc, det);
     }
     // The encoding changed: decode again and parse from the start.
@@ -365,12 +381,12 @@ pub fn parse_owned_bytes_parallel(
     let mut det = sniffer.determine(&bytes);
     let utf8 = det.encoding.name() == "UTF-8" && !bytes.starts_with(b"\xEF\xBB\xBF");
     if !utf8 {
-        return parse_bytes_parallel(&bytes, sniffer, options, parallel);
+        return parse_bytes_parallel_determined(&bytes, det, options, parallel);
     }
     let source = match String::from_utf8(bytes) {
         Ok(text) => Arc::new(text),
         // Not UTF-8: decoded with replacement characters, as any input.
-        Err(e) => return parse_bytes_parallel(e.as_bytes(), sniffer, options, parallel),
+        Err(e) => return parse_bytes_parallel_determined(e.as_bytes(), det, options, parallel),
     };
     let text = source.as_str();
     let bytes = text.as_bytes();

@@ -32,16 +32,28 @@ pub fn parse_bytes(
     sniffer: &Sniffer<'_>,
     options: &ParseOptions,
 ) -> (Document, Determination) {
-    let mut det = sniffer.determine(bytes);
+    parse_bytes_determined(bytes, sniffer.determine(bytes), options)
+}
+
+/// [`parse_bytes`] of `bytes` whose encoding the sniffer has determined
+/// (`det`).
+pub(crate) fn parse_bytes_determined(
+    bytes: &[u8],
+    mut det: Determination,
+    options: &ParseOptions,
+) -> (Document, Determination) {
     let text = decode_with(bytes, det.encoding).0;
     let lent = matches!(text, Cow::Borrowed(_));
+    // The document's source: a text the decoder made is moved there, not
+    // copied (bytes lent as they are are copied, once).
+    let source = std::sync::Arc::new(text.into_owned());
     let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
         drive(builder, core, text, true)
     };
     if let Some(doc) = parse_watching(
         bytes,
-        &text,
-        std::sync::Arc::new(text.to_string()),
+        source.as_str(),
+        std::sync::Arc::clone(&source),
         lent,
         &mut det,
         options,

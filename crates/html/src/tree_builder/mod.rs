@@ -63,7 +63,7 @@ mod template;
 mod text;
 
 pub use bytes::parse_bytes;
-pub(crate) use bytes::parse_watching;
+pub(crate) use bytes::{parse_bytes_determined, parse_watching};
 pub(crate) use formatting_list::Formatting;
 pub use parse::{
     FragmentContext, ParseOptions, StreamParser, parse_document, parse_fragment, parse_with_sink,
