@@ -56,7 +56,7 @@ pub mod metadata;
 mod phrases;
 mod stats;
 
-use spinneret_encoding::{Policy, Sniffer};
+use spinneret_encoding::{Determination, Policy, Sniffer};
 use spinneret_html::{
     Document, NodeRef, ParallelOptions, ParallelRender, ParseOptions, VisibleTextOptions,
     parse_bytes_parallel, parse_owned_bytes_parallel,
@@ -149,9 +149,7 @@ pub fn extract_page(page: &Page<'_>, options: &Options) -> Extraction {
         &ParseOptions::default(),
         &ParallelOptions::default(),
     );
-    let mut extraction = extract_document(&doc, page.url, page.content_language, options);
-    extraction.encoding = det.encoding.name();
-    extraction
+    extraction_of(&doc, det, page, options)
 }
 
 /// [`extract_page`] of a payload given away: `bytes` are the page's, and
@@ -168,7 +166,18 @@ pub fn extract_owned_page(bytes: Vec<u8>, page: &Page<'_>, options: &Options) ->
         &ParseOptions::default(),
         &ParallelOptions::default(),
     );
-    let mut extraction = extract_document(&doc, page.url, page.content_language, options);
+    extraction_of(&doc, det, page, options)
+}
+
+/// The extraction of `doc`, parsed from `page` with the determination
+/// `det`.
+fn extraction_of(
+    doc: &Document,
+    det: Determination,
+    page: &Page<'_>,
+    options: &Options,
+) -> Extraction {
+    let mut extraction = extract_document(doc, page.url, page.content_language, options);
     extraction.encoding = det.encoding.name();
     extraction
 }
