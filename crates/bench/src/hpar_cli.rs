@@ -6,7 +6,8 @@
 //! The documents are corpus pages one after another (as `hpar` makes
 //! them) of 16, 32 and 64 MB, and well-formed documents of those sizes
 //! (`hpar_bench::well_formed_document`, where tree speculation's guess
-//! holds), written to the scratch folder. Each
+//! holds), written to the scratch folder; the 64 MB document of pages
+//! also of the pages in windows-1251 and in Shift_JIS ([`LEGACY`]). Each
 //! run is a child process with its output to `/dev/null`, timed from
 //! here (start-up, reading, decoding, parsing, rendering and writing
 //! included); `--threads 1` and `--threads 2` alternate, and each keeps
@@ -16,6 +17,7 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
+use crate::decode_bench::legacy_document;
 use crate::hpar_bench::{made_document, well_formed_document};
 use crate::pages::Pages;
 use crate::pipeline_bench::child::{run_measured, spinneret_binary};
@@ -23,6 +25,32 @@ use crate::table::{Cell, Column, Table};
 
 /// The documents' sizes.
 const SIZES_MB: [usize; 3] = [16, 32, 64];
+
+/// The legacy encodings of the largest documents of pages besides UTF-8:
+/// the corpus pages in that encoding, repeated
+/// (`decode_bench::legacy_document`), which the parse decodes first, in
+/// pieces on the pool (`spinneret_encoding::decode_parallel`).
+const LEGACY: [&str; 2] = ["windows-1251", "Shift_JIS"];
+
+/// How a document is made.
+#[derive(Clone, Copy)]
+enum Made {
+    /// Corpus pages one after another: all of them in UTF-8, or those in
+    /// the encoding labelled.
+    Pages(Option<&'static str>),
+    /// `hpar_bench::well_formed_document`.
+    WellFormed,
+}
+
+impl Made {
+    fn file_name(self, mb: usize) -> String {
+        match self {
+            Made::Pages(None) => format!("pages-{mb}mb.html"),
+            Made::Pages(Some(label)) => format!("pages-{mb}mb-{}.html", label.to_lowercase()),
+            Made::WellFormed => format!("posts-{mb}mb.html"),
+        }
+    }
+}
 
 /// Runs the benchmark: `rounds` alternating rounds per row.
 pub fn run(rounds: usize, quick: bool) {
@@ -46,30 +74,29 @@ pub fn run(rounds: usize, quick: bool) {
         Column::right("CPU s"),
         Column::right("speedup"),
     ]);
+    let largest = *sizes.last().expect("a size");
     let documents = sizes.iter().flat_map(|&mb| {
-        [
-            (
-                format!("{mb} MB of pages"),
-                format!("pages-{mb}mb.html"),
-                false,
-            ),
-            (
-                format!("{mb} MB, well-formed"),
-                format!("posts-{mb}mb.html"),
-                true,
-            ),
-        ]
+        let mut documents = vec![
+            (format!("{mb} MB of pages"), mb, Made::Pages(None)),
+            (format!("{mb} MB, well-formed"), mb, Made::WellFormed),
+        ];
+        if mb == largest {
+            for label in LEGACY {
+                let name = format!("{mb} MB of pages, {label}");
+                documents.push((name, mb, Made::Pages(Some(label))));
+            }
+        }
+        documents
     });
-    for (name, file_name, well_formed) in documents {
-        let path = dir.join(file_name);
-        let mb = name
-            .split(' ')
-            .next()
-            .and_then(|n| n.parse::<usize>().ok())
-            .unwrap_or(16);
-        let doc = match well_formed {
-            true => well_formed_document(mb * 1_000_000),
-            false => made_document(&set, mb * 1_000_000),
+    for (name, mb, made) in documents {
+        let path = dir.join(made.file_name(mb));
+        let doc = match made {
+            Made::WellFormed => well_formed_document(mb * 1_000_000).into_bytes(),
+            Made::Pages(None) => made_document(&set, mb * 1_000_000).into_bytes(),
+            Made::Pages(Some(label)) => match legacy_document(&set, label, mb * 1_000_000) {
+                Some((bytes, _)) => bytes,
+                None => continue,
+            },
         };
         if let Err(e) = std::fs::write(&path, doc) {
             eprintln!("hpar-cli: {}: {e}", path.display());

@@ -20,6 +20,8 @@
 //! - `hpar-model` ([`hpar_model`]): tree speculation over 2–16 chunks,
 //!   a scheduling model fed with each chunk's measured costs, beside the
 //!   measured 2-thread run.
+//! - `decode` ([`decode_bench`]): one large document in a legacy
+//!   encoding decoded on one thread and in pieces on two.
 //! - `hpar-cli` ([`hpar_cli`]): the whole `spinneret tree` process on
 //!   one document of 16–64 MB, `--threads 2` against `--threads 1`, per
 //!   output format.
@@ -50,6 +52,7 @@
 //! spinneret-bench tree [--quick]
 //! spinneret-bench hpar [--quick]
 //! spinneret-bench hpar-model [--quick]
+//! spinneret-bench decode [--quick] [--repeat K]
 //! spinneret-bench hpar-cli [--quick] [--repeat K]
 //! spinneret-bench index [--quick] [--repeat K]
 //! spinneret-bench index-memory [--repeat K]
@@ -71,6 +74,7 @@
 
 mod alloc_count;
 mod canon_bench;
+mod decode_bench;
 mod encoding_bench;
 mod hpar_bench;
 mod hpar_cli;
@@ -110,6 +114,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench tree [--quick]\n\
          \x20      spinneret-bench hpar [--quick]\n\
          \x20      spinneret-bench hpar-model [--quick]\n\
+         \x20      spinneret-bench decode [--quick] [--repeat K]\n\
          \x20      spinneret-bench hpar-cli [--quick] [--repeat K]\n\
          \x20      spinneret-bench index [--quick] [--repeat K]\n\
          \x20      spinneret-bench index-memory [--repeat K]\n\
@@ -186,7 +191,8 @@ fn main() -> ExitCode {
         ["hpar"] => hpar_bench::run(plan, quick),
         ["hpar-model"] => hpar_model::run(plan, quick),
         ["hpar-cli"] => hpar_cli::run(repeat.unwrap_or(5) as usize, quick),
-        // `--repeat` belongs to `pipeline`, `index`, `text` and `hpar-cli` alone.
+        ["decode"] => decode_bench::run(repeat.unwrap_or(7) as usize, quick),
+        // `--repeat` belongs to `pipeline`, `index`, `text`, `decode` and `hpar-cli` alone.
         _ if repeat.is_some() => return usage(),
         // Hidden: one untimed pass, for callgrind-tokenize.sh.
         ["kernel", kernel, tokenize_bench::PAGES] if kernel.starts_with("tokenize-") => {

@@ -17,7 +17,8 @@
 //!
 //! Modules: [`content_type`] (HTTP charset), [`prescan`] (`<meta>` and XML
 //! declaration in the first 1024 bytes), [`determine`] (the order of steps,
-//! the detector, the policies), [`decode`] (whole and streaming), [`change`]
+//! the detector, the policies), [`decode`] (whole and streaming),
+//! [`parallel`] (one document decoded on several threads), [`change`]
 //! (a `<meta>` after the prescan window), [`query`] (URL query encoding).
 //!
 //! Invariant: every entry point is total — any bytes, headers and URL give a
@@ -32,6 +33,7 @@ pub mod content_type;
 pub mod decode;
 pub mod determine;
 mod error;
+pub mod parallel;
 pub mod prescan;
 pub mod query;
 
@@ -40,4 +42,5 @@ pub use decode::{Decoded, decode_with};
 pub use determine::{Confidence, DetectorInput, Determination, Policy, Sniffer, Step};
 pub use encoding_rs::Encoding;
 pub use error::EncodingError;
+pub use parallel::decode_parallel;
 pub use query::DocumentQueryEncoder;

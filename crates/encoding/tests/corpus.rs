@@ -16,15 +16,15 @@ use std::collections::BTreeMap;
 use encoding_rs::{UTF_16BE, UTF_16LE};
 use spinneret_encoding::{Encoding, Policy, Sniffer, Step, decode_with};
 
-struct Page {
-    path: String,
+pub(crate) struct Page {
+    pub(crate) path: String,
     url: String,
     content_type: String,
     true_encoding: String,
-    bytes: Vec<u8>,
+    pub(crate) bytes: Vec<u8>,
 }
 
-fn pages() -> Vec<Page> {
+pub(crate) fn pages() -> Vec<Page> {
     let tsv = spinneret_testdata::read_to_string("corpus/pages.tsv");
     let mut lines = tsv.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
@@ -50,7 +50,7 @@ fn pages() -> Vec<Page> {
         .collect()
 }
 
-fn sniffer<'a>(policy: Policy, page: &'a Page) -> Sniffer<'a> {
+pub(crate) fn sniffer<'a>(policy: Policy, page: &'a Page) -> Sniffer<'a> {
     let mut s = Sniffer::new(policy);
     if !page.content_type.is_empty() {
         s = s.content_type(page.content_type.as_bytes());

@@ -7,6 +7,8 @@
 mod corpus;
 #[path = "html5lib_encoding.rs"]
 mod html5lib_encoding;
+#[path = "parallel.rs"]
+mod parallel;
 #[path = "robustness.rs"]
 mod robustness;
 #[path = "wpt_percent_encoding.rs"]

@@ -240,7 +240,8 @@ fn hostile_documents_build_the_sequential_tree() {
 #[test]
 fn owned_bytes_give_the_same_document() {
     // Every corpus page, as bytes (the encodings the pages have), and made
-    // inputs for each way the bytes are not moved: a byte order mark,
+    // inputs for each way the bytes are not moved, each parsed from bytes
+    // lent and given away equal to the sequential parse: a byte order mark,
     // another encoding, bytes that are not UTF-8, a `<meta>` that changes
     // the encoding after the prescan.
     let mut inputs: Vec<(String, Vec<u8>)> = spinneret_testdata::corpus_page_paths()
@@ -275,10 +276,13 @@ fn owned_bytes_give_the_same_document() {
     let options = ParseOptions::default();
     let pool = pool(2);
     for (name, bytes) in &inputs {
+        let (want, want_det) = parse_bytes(bytes, &sniffer, &options);
+        let want = want.dump();
         for parallel in [threads(1), threads(2), tree(threads(2))] {
-            let (want, want_det) =
-                pool.install(|| parse_bytes_parallel(bytes, &sniffer, &options, &parallel));
-            let (got, got_det) = pool.install(|| {
+            // From bytes lent (decoded in pieces on the pool where the
+            // encoding is a legacy one) and from bytes given away.
+            let lent = pool.install(|| parse_bytes_parallel(bytes, &sniffer, &options, &parallel));
+            let owned = pool.install(|| {
                 spinneret_html::parse_owned_bytes_parallel(
                     bytes.clone(),
                     &sniffer,
@@ -286,9 +290,11 @@ fn owned_bytes_give_the_same_document() {
                     &parallel,
                 )
             });
-            assert_eq!(got_det.encoding, want_det.encoding, "{name}");
-            assert_eq!(got_det.confidence, want_det.confidence, "{name}");
-            assert!(got.dump() == want.dump(), "{name}: {parallel:?}");
+            for (how, (got, got_det)) in [("lent", lent), ("owned", owned)] {
+                assert_eq!(got_det.encoding, want_det.encoding, "{name} {how}");
+                assert_eq!(got_det.confidence, want_det.confidence, "{name} {how}");
+                assert!(got.dump() == want, "{name} {how}: {parallel:?}");
+            }
         }
     }
 }
