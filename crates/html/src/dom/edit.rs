@@ -62,16 +62,13 @@ impl Document {
                 Data::Document
             },
         };
-        // Room for the nodes and attributes of most pages of this size, so
-        // the arena seldom grows (each growth copies it). Per corpus page,
-        // a node takes 29 bytes of input at the 10th percentile, 35 at the
-        // 25th, 49 at the median, 122 at the 90th: at one per 40 bytes,
-        // about seven pages in ten never grow, for 1 byte of node slots
-        // (40 bytes each) per input byte.
-        // Measured 2026-11-26 against one per 80 (all corpus pages, best of
-        // 7, nine runs each): 0.9 % faster, `callgrind-tree.sh` 19.46 ->
-        // 19.20 Ir/byte.
-        let mut nodes = Vec::with_capacity(1 + source.len() / 40);
+        // Room for the nodes of most pages of this size, and of large
+        // documents of dense markup ([`node_capacity`]), so the arena
+        // seldom grows (each growth copies it).
+        let mut nodes = Vec::new();
+        if nodes.try_reserve_exact(node_capacity(&source)).is_err() {
+            nodes.reserve_exact(1 + source.len() / 40);
+        }
         nodes.push(root);
         Document {
             nodes,
@@ -374,6 +371,51 @@ pub(super) fn name_cache_slot(s: &[u8]) -> usize {
     };
     let h = (bits ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (h >> (64 - NAME_CACHE_SLOTS.trailing_zeros())) as usize
+}
+
+/// The node slots a parse of `source` starts with. Per corpus page, a
+/// node takes 29 bytes of input at the 10th percentile, 35 at the 25th,
+/// 49 at the median, 122 at the 90th: one per 40 bytes, and about seven
+/// pages in ten never grow the arena, for 1 byte of node slots (40 bytes
+/// each) per input byte (measured 2026-11-26 against one per 80, all
+/// corpus pages, best of 7, nine runs each: 0.9 % faster,
+/// `callgrind-tree.sh` 19.46 -> 19.20 Ir/byte). From
+/// [`ESTIMATE_NODES_FROM`] bytes on, at least one per `<` too, estimated
+/// from samples ([`estimated_tags`]): a large document of dense markup
+/// (one node per 10 bytes: posts of short elements) otherwise grows its
+/// arena twice, each growth copying it and faulting in fresh pages on the
+/// thread that builds the tree. Slots never written cost address space,
+/// not memory (where the estimate cannot be reserved, `with_root` takes
+/// one per 40 bytes).
+fn node_capacity(source: &str) -> usize {
+    let base = 1 + source.len() / 40;
+    if source.len() < ESTIMATE_NODES_FROM {
+        return base;
+    }
+    base.max(estimated_tags(source))
+}
+
+/// Inputs from this size on get node slots for their estimated tags
+/// ([`node_capacity`]); below it the sampling's few microseconds are a
+/// share of the parse, and a growth copies little.
+const ESTIMATE_NODES_FROM: usize = 1 << 20;
+
+/// About how many tags `input` has: the `<`s of 32 samples of 2 KiB
+/// spread evenly over it (all of it, if it is shorter), scaled to its
+/// length — a few microseconds, where counting every `<` of a page of
+/// megabytes would cost a tenth of its parse.
+pub(crate) fn estimated_tags(input: &str) -> usize {
+    const SAMPLES: usize = 32;
+    const SAMPLE: usize = 2 << 10;
+    let bytes = input.as_bytes();
+    if bytes.len() <= SAMPLES * SAMPLE {
+        return memchr::memchr_iter(b'<', bytes).count();
+    }
+    let step = bytes.len() / SAMPLES;
+    let sampled: usize = (0..SAMPLES)
+        .map(|i| memchr::memchr_iter(b'<', &bytes[i * step..][..SAMPLE]).count())
+        .sum();
+    sampled * (bytes.len() / SAMPLE) / SAMPLES
 }
 
 #[cfg(test)]

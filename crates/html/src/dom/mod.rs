@@ -43,6 +43,7 @@ mod visible_text;
 
 pub use adopt::Adopted;
 pub(crate) use build::DomSink;
+pub(crate) use edit::estimated_tags;
 pub use render_pieces::{PIECE_COST, ParallelRender};
 pub use serialize::SerializeOptions;
 pub use visible_text::VisibleTextOptions;

@@ -16,7 +16,7 @@ use super::{
     CUT_WINDOW, ParallelOptions, SpeculationStats, after_script_end, driven_core, smart_cut,
     speculate, starts, starts_from,
 };
-use crate::dom::{Document, DomSink};
+use crate::dom::{Document, DomSink, estimated_tags};
 use crate::tokenizer::{Core, TextMode};
 use crate::tree_builder::{
     ParseOptions, Stopped, TreeBuilder, after_token, drive, finish, parse_watching, process_eof,
@@ -56,24 +56,6 @@ pub(super) fn tree_cut(input: &str, parallel: &ParallelOptions) -> Option<usize>
         }
     };
     (cut > 0 && cut < input.len()).then_some(cut)
-}
-
-/// About how many tags `input` has: the `<`s of 32 samples of 2 KiB
-/// spread evenly over it (all of it, if it is shorter), scaled to its
-/// length — a few microseconds, where counting every `<` of a page of
-/// megabytes would cost a tenth of its parse.
-fn estimated_tags(input: &str) -> usize {
-    const SAMPLES: usize = 32;
-    const SAMPLE: usize = 2 << 10;
-    let bytes = input.as_bytes();
-    if bytes.len() <= SAMPLES * SAMPLE {
-        return memchr::memchr_iter(b'<', bytes).count();
-    }
-    let step = bytes.len() / SAMPLES;
-    let sampled: usize = (0..SAMPLES)
-        .map(|i| memchr::memchr_iter(b'<', &bytes[i * step..][..SAMPLE]).count())
-        .sum();
-    sampled * (bytes.len() / SAMPLE) / SAMPLES
 }
 
 /// Parses `input` with the tree of `input[cut..]` built by a worker from a
