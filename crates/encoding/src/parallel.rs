@@ -53,7 +53,9 @@ pub fn cuts(bytes: &[u8], encoding: &'static Encoding, pieces: usize) -> Vec<usi
     let Some(rule) = CutRule::of(encoding) else {
         return Vec::new();
     };
-    let mut cuts: Vec<usize> = Vec::with_capacity(pieces - 1);
+    // No piece is empty: at most one per byte.
+    let pieces = pieces.min(bytes.len());
+    let mut cuts: Vec<usize> = Vec::with_capacity(pieces.saturating_sub(1));
     for k in 1..pieces {
         // The k-th even share, moved to the next place the rule allows.
         let target = (bytes.len() as u128 * k as u128 / pieces as u128) as usize;
@@ -65,9 +67,11 @@ pub fn cuts(bytes: &[u8], encoding: &'static Encoding, pieces: usize) -> Vec<usi
             }
         };
         match at {
-            Some(at) if at > cuts.last().copied().unwrap_or(0) && at < bytes.len() => cuts.push(at),
-            Some(_) => {}
+            // No place to cut before the end: none after this share either.
             None => break,
+            Some(at) if at >= bytes.len() => break,
+            Some(at) if at > cuts.last().copied().unwrap_or(0) => cuts.push(at),
+            Some(_) => {}
         }
     }
     cuts
@@ -163,6 +167,13 @@ mod tests {
         assert!(super::cuts(&bommed, WINDOWS_1252, 8).is_empty());
         // No place to cut.
         assert!(super::cuts(b"abc\xe9", EUC_JP, 4).is_empty());
+        // More pieces than bytes: one byte each; and no search per asked
+        // piece where there is no place to cut.
+        assert_eq!(super::cuts(b"abcd", WINDOWS_1252, usize::MAX), [1, 2, 3]);
+        let no_markup = vec![0x82; 1 << 20];
+        assert!(super::cuts(&no_markup, SHIFT_JIS, 1 << 20).is_empty());
+        let late = [&no_markup[..], b">"].concat();
+        assert!(super::cuts(&late, SHIFT_JIS, 1 << 20).is_empty());
     }
 
     #[test]
