@@ -17,35 +17,24 @@ use encoding_rs::{
 };
 use spinneret_encoding::parallel::cuts;
 use spinneret_encoding::{Encoding, Policy, decode_parallel, decode_with};
+use spinneret_testdata::Rng;
 
 use crate::corpus::{pages, sniffer};
 
 const MULTIBYTE: [&Encoding; 6] = [SHIFT_JIS, EUC_JP, EUC_KR, BIG5, GB18030, GBK];
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Bytes that exercise the decoders' states: lead bytes of every
-    /// multibyte encoding, ASCII digits (gb18030's second and fourth
-    /// bytes), trail bytes, and the cut bytes themselves.
-    fn hostile(&mut self, len: usize) -> Vec<u8> {
-        const ALPHABET: &[u8] =
-            b">\n>\n0912AZaz\x7f\x80\x81\x8e\x8f\x9f\xa0\xa1\xc8\xe0\xef\xfc\xfd\xfe\xff";
-        (0..len)
-            .map(|_| match self.next() % 4 {
-                0 => (self.next() >> 8) as u8,
-                _ => ALPHABET[(self.next() >> 8) as usize % ALPHABET.len()],
-            })
-            .collect()
-    }
+/// Bytes that exercise the decoders' states: lead bytes of every
+/// multibyte encoding, ASCII digits (gb18030's second and fourth bytes),
+/// trail bytes, and the cut bytes themselves.
+fn hostile(rng: &mut Rng, len: usize) -> Vec<u8> {
+    const ALPHABET: &[u8] =
+        b">\n>\n0912AZaz\x7f\x80\x81\x8e\x8f\x9f\xa0\xa1\xc8\xe0\xef\xfc\xfd\xfe\xff";
+    (0..len)
+        .map(|_| match rng.below(4) {
+            0 => rng.next_u64() as u8,
+            _ => rng.pick(ALPHABET),
+        })
+        .collect()
 }
 
 fn joined(encoding: &'static Encoding, parts: &[&[u8]]) -> (String, bool) {
@@ -65,7 +54,7 @@ fn a_cut_after_a_markup_byte_leaves_the_decoder_initial() {
     let mut checked = 0usize;
     for encoding in MULTIBYTE {
         for _ in 0..40 {
-            let bytes = rng.hostile(600);
+            let bytes = hostile(&mut rng, 600);
             let (whole, whole_errors) = encoding.decode_without_bom_handling(&bytes);
             for at in (1..bytes.len()).filter(|&i| matches!(bytes[i - 1], b'>' | b'\n')) {
                 let (text, errors) = joined(encoding, &[&bytes[..at], &bytes[at..]]);
@@ -98,7 +87,7 @@ fn random_bytes_in_pieces_equal_the_whole() {
     ];
     for &encoding in MULTIBYTE.iter().chain(&others) {
         for len in [0, 1, 2, 17, 300, 5_000] {
-            let bytes = rng.hostile(len);
+            let bytes = hostile(&mut rng, len);
             let want = decode_with(&bytes, encoding);
             for pieces in [1, 2, 3, 7, 64, 1_000] {
                 let got = decode_parallel(&bytes, encoding, pieces);
