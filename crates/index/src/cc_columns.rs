@@ -144,6 +144,10 @@ pub fn schema() -> SchemaRef {
 /// Why an entry gets no row.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CcError {
+    /// The record has no URL (a `warcinfo`, listed with `--records all`):
+    /// cc-index's `url` and `url_surtkey` cannot be null.
+    #[error("no WARC-Target-URI, which cc-index's url column requires")]
+    NoUrl,
     /// The timestamp is not a date and time (`20141399…`).
     #[error("timestamp {0:?} is not a valid date")]
     Timestamp(String),
@@ -522,6 +526,7 @@ impl CcColumns {
         range: Range,
         segment: Option<&str>,
     ) -> Result<(), CcError> {
+        let url = e.url.as_deref().ok_or(CcError::NoUrl)?;
         let fetch_time = fetch_time_micros(&e.timestamp)?;
         let (offset, length) = match range {
             Range::File(o, l) => (
@@ -530,11 +535,11 @@ impl CcColumns {
             ),
             Range::Decompressed(..) => (-1, -1),
         };
-        let u = UrlParts::of(&e.url);
+        let u = UrlParts::of(url);
         let h = &u.host;
         let t = &mut self.text;
         t[SURTKEY].append_value(&e.urlkey);
-        t[URL].append_value(&e.url);
+        t[URL].append_value(url);
         t[HOST_NAME].append_value(&h.name);
         let labels = h.labels_reversed();
         for i in 0..5 {

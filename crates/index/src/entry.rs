@@ -8,7 +8,11 @@
 //! `resource`/`metadata` records of `application/warc-fields` are not
 //! listed; [`RecordTypes`] changes the set), and each field has its value:
 //!
-//! - key: the `surt` package's `surt(url)` (spinneret-canon's port);
+//! - key: the `surt` package's `surt(url)` (spinneret-canon's port), or
+//!   `-` for a record without a `WARC-Target-URI` where the WARC standard
+//!   makes one optional (`warcinfo`, `metadata`, a type it does not name;
+//!   an ARC file's `filedesc` header is read as a `warcinfo`), listed with
+//!   `--records all` as cdxj-indexer lists it: with no `url`;
 //! - timestamp: the `WARC-Date`'s first 14 digits (warcio drops fractions
 //!   of a second);
 //! - `mime`: `warc/revisit` for a revisit, the HTTP `Content-Type` of a
@@ -20,7 +24,9 @@
 //! - `digest`: `WARC-Payload-Digest` as written, or, when absent, computed
 //!   as warcio does: SHA-1, base32, of the payload as stored (the block
 //!   after the HTTP head) — unless only the head of a record larger than
-//!   the reader's limit was read, when it stays absent;
+//!   the reader's limit was read, or the record is a `warcinfo` or a
+//!   `revisit` (whose payload is not the resource's: warcio's
+//!   `NO_PAYLOAD_DIGEST_TYPES`), when it stays absent;
 //! - offset and length: see [`Placement`].
 //!
 //! Invariant: an entry is made from the record alone (on any worker);
@@ -225,8 +231,10 @@ pub struct Entry {
     pub urlkey: String,
     /// `YYYYMMDDhhmmss` (or fewer digits when the date has fewer).
     pub timestamp: String,
-    /// The record's URL.
-    pub url: String,
+    /// The record's URL (`WARC-Target-URI`); None only for the record
+    /// types where the WARC standard makes it optional (see
+    /// [`EntryError::NoUrl`]), whose key is then `-`.
+    pub url: Option<String>,
     /// The media type.
     pub mime: Option<String>,
     /// The HTTP status.
@@ -263,7 +271,9 @@ pub struct Entry {
 /// Why a record gets no entry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EntryError {
-    /// The record has no target URI.
+    /// The record has no target URI, and is of a type that must have one
+    /// (`response`, `resource`, `request`, `revisit`, `conversion`,
+    /// `continuation`: WARC 1.1 §5.3).
     #[error("no WARC-Target-URI")]
     NoUrl,
     /// The record has no date with digits.
@@ -338,14 +348,22 @@ impl Entry {
         opts: &IndexOptions,
         listed: bool,
     ) -> Result<Entry, EntryError> {
-        let url = rec.target_uri.clone().ok_or(EntryError::NoUrl)?;
+        let url = rec.target_uri.clone();
+        let url_optional = matches!(
+            rec.kind,
+            RecordType::Warcinfo | RecordType::Metadata | RecordType::Other
+        );
+        if url.is_none() && !url_optional {
+            return Err(EntryError::NoUrl);
+        }
         let timestamp = rec
             .date
             .as_deref()
             .and_then(timestamp)
             .ok_or_else(|| EntryError::NoDate(rec.date.clone()))?;
+        let complete = rec.block.len() as u64 == rec.block_len;
         let request = (rec.kind == RecordType::Request)
-            .then(|| RequestHead::parse(&rec.block))
+            .then(|| RequestHead::parse(&rec.block, complete))
             .flatten();
         let mime = match rec.kind {
             RecordType::Revisit => Some("warc/revisit".to_owned()),
@@ -359,16 +377,15 @@ impl Entry {
             RecordType::Response | RecordType::Revisit => rec.status(),
             _ => None,
         };
-        let payload = payload_of(rec);
+        let payload = payload_of(rec, request.as_ref());
         let digest = rec.payload_digest.clone().or_else(|| {
-            let complete = rec.block.len() as u64 == rec.block_len;
-            complete.then(|| sha1_base32(payload))
+            let has_payload = !matches!(rec.kind, RecordType::Warcinfo | RecordType::Revisit);
+            (complete && has_payload).then(|| sha1_base32(payload))
         });
         let f = &opts.fields;
-        let redirect = if f.redirect {
-            redirect_of(rec, &url)
-        } else {
-            None
+        let redirect = match &url {
+            Some(url) if f.redirect => redirect_of(rec, url),
+            _ => None,
         };
         let (charset, mime_detected) = if (f.charset || f.mime_detected)
             && matches!(rec.kind, RecordType::Response | RecordType::Resource)
@@ -380,7 +397,7 @@ impl Entry {
         Ok(Entry {
             kind: rec.kind,
             listed,
-            urlkey: url_key(&url),
+            urlkey: url.as_deref().map_or_else(|| "-".to_owned(), url_key),
             timestamp,
             url,
             mime,
@@ -407,15 +424,15 @@ impl Entry {
 }
 
 /// The payload as stored: the block after the HTTP head of a record with
-/// one (response, revisit; a request's after its request head), the whole
-/// block otherwise.
-fn payload_of(rec: &Record) -> &[u8] {
+/// one (response, revisit; a request's after its request head, `request`),
+/// the whole block otherwise.
+fn payload_of<'r>(rec: &'r Record, request: Option<&RequestHead>) -> &'r [u8] {
     let block = &rec.block[..];
     let head_end = match rec.kind {
         RecordType::Response | RecordType::Revisit if rec.http.is_some() => {
             http::parse_response(block).ok().map(|(_, at)| at)
         }
-        RecordType::Request => RequestHead::parse(block).map(|r| r.body_at),
+        RecordType::Request => request.map(|r| r.body_at),
         _ => None,
     };
     &block[head_end.unwrap_or(0).min(block.len())..]

@@ -30,8 +30,9 @@ pub fn join(a: &mut Entry, b: &mut Entry, post_append: bool) -> bool {
     let Some((req, resp)) = pair(a, b) else {
         return false;
     };
-    let Some(head) = &req.request else {
-        // A request without an HTTP head joins nothing (as cdxj-indexer).
+    let (Some(head), Some(url)) = (&req.request, &req.url) else {
+        // A request without an HTTP head joins nothing (as cdxj-indexer);
+        // nor does one without a URL (which `Entry::of` never makes).
         return true;
     };
     let method = head.method.to_ascii_uppercase();
@@ -41,9 +42,9 @@ pub fn join(a: &mut Entry, b: &mut Entry, post_append: bool) -> bool {
             head.header("content-type"),
             head.header("content-length"),
             &head.body,
-            &req.url,
+            url,
         );
-        let key = url_key(&format!("{}{}", req.url, q.append));
+        let key = url_key(&format!("{url}{}", q.append));
         resp.method = Some(method);
         resp.request_body = Some(q.query);
         resp.urlkey = key.clone();

@@ -83,7 +83,9 @@ pub fn cdxj(out: &mut String, e: &Entry, filename: &str, range: Range) {
         push_json_str(out, value);
     };
     let (offset, length) = range.numbers();
-    field(out, "url", &e.url);
+    if let Some(url) = &e.url {
+        field(out, "url", url);
+    }
     if let Some(m) = &e.mime {
         field(out, "mime", m);
     }
@@ -134,7 +136,7 @@ pub fn cdx11(out: &mut String, e: &Entry, filename: &str, range: Range) {
     let fields = [
         e.urlkey.clone(),
         e.timestamp.clone(),
-        e.url.clone(),
+        dash(e.url.as_deref()),
         dash(e.mime.as_deref()),
         e.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
         dash(digest),

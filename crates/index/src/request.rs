@@ -21,16 +21,34 @@ const MAX_HEAD: usize = 64 << 10;
 
 impl RequestHead {
     /// The head of `block`, or None when it does not start with a request
-    /// line (`METHOD SP TARGET SP HTTP/x`) followed by a blank line.
-    pub fn parse(block: &[u8]) -> Option<RequestHead> {
+    /// line (`METHOD SP TARGET SP HTTP/x`) followed by a blank line — or,
+    /// when `complete` (the block is the record's whole block), by the
+    /// block's end: some crawlers store a request head without its blank
+    /// line (the record's own CR/LFs follow it), and warcio reads such a
+    /// head to the end of the block, with an empty body.
+    pub fn parse(block: &[u8], complete: bool) -> Option<RequestHead> {
         let window = &block[..block.len().min(MAX_HEAD)];
+        let ends_head = complete && window.len() == block.len();
         let mut lines = Vec::new();
         let mut at = 0;
         let body_at = loop {
-            let n = memchr::memchr(b'\n', &window[at..])?;
-            let line = &window[at..at + n];
+            if at == window.len() && ends_head {
+                break at;
+            }
+            let line = match memchr::memchr(b'\n', &window[at..]) {
+                Some(n) => {
+                    let line = &window[at..at + n];
+                    at += n + 1;
+                    line
+                }
+                None if ends_head => {
+                    let line = &window[at..];
+                    at = window.len();
+                    line
+                }
+                None => return None,
+            };
             let line = line.strip_suffix(b"\r").unwrap_or(line);
-            at += n + 1;
             if line.is_empty() {
                 break at;
             }
@@ -79,11 +97,29 @@ mod tests {
     #[test]
     fn a_post_head_and_its_body() {
         let block = b"POST /post HTTP/1.1\r\nHost: httpbin.org\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 7\r\n\r\nfoo=bar";
-        let r = RequestHead::parse(block).unwrap();
+        let r = RequestHead::parse(block, true).unwrap();
         assert_eq!(r.method, "POST");
         assert_eq!(r.header("content-length"), Some("7"));
         assert_eq!(r.body, b"foo=bar");
-        assert!(RequestHead::parse(b"not a request\r\n\r\n").is_none());
-        assert!(RequestHead::parse(b"GET / HTTP/1.0\r\n").is_none());
+        assert_eq!(r.body_at, block.len() - 7);
+        assert!(RequestHead::parse(b"not a request\r\n\r\n", true).is_none());
+        assert!(RequestHead::parse(b"", true).is_none());
+    }
+
+    #[test]
+    fn a_head_without_its_blank_line_ends_with_a_whole_block() {
+        for block in [
+            &b"GET / HTTP/1.1\r\nHost: a.example\r\n"[..],
+            b"GET / HTTP/1.1\r\nHost: a.example",
+            b"GET / HTTP/1.0",
+        ] {
+            let r = RequestHead::parse(block, true).unwrap();
+            assert_eq!((r.method.as_str(), r.body_at), ("GET", block.len()));
+            assert!(r.body.is_empty());
+            // A block the reader cut short may go on with the head.
+            assert!(RequestHead::parse(block, false).is_none());
+        }
+        let host = RequestHead::parse(b"GET / HTTP/1.1\r\nHost: a.example", true).unwrap();
+        assert_eq!(host.header("host"), Some("a.example"));
     }
 }

@@ -2,8 +2,10 @@
 
 1. cdxj-indexer (pywb's indexer, PyPI) over every corpus WARC/ARC file:
    `cdxj-indexer -s FILE` equals `spinneret index --no-post-append FILE`
-   line for line, and `cdxj-indexer -s -p FILE` equals `spinneret index
-   FILE` where requests are joined, except for the differences named in
+   line for line, so does `--records all` on both sides (requests,
+   warcinfo records and ARC `filedesc` headers too), and `cdxj-indexer
+   -s -p FILE` equals `spinneret index FILE` where requests are joined,
+   except for the differences named in
    DIFFERENCES below, each recognised line by line by its own rule (so
    an unexplained difference fails) and each expected where it occurs (so
    a difference that disappears fails too).
@@ -69,9 +71,9 @@ def _http_head_of_other_scheme(theirs, ours) -> bool:
     t, o = split(theirs), split(ours)
     extra = {k: v for k, v in o[2].items() if k not in t[2]}
     return (
-        not t[2]["url"].startswith(("http:", "https:"))
+        not t[2].get("url", "").startswith(("http:", "https:"))
         and set(extra) <= {"mime", "status"}
-        and extra
+        and bool(extra)
         and {k: v for k, v in o[2].items() if k in t[2]} == t[2]
     )
 
@@ -93,6 +95,20 @@ def _key_case(theirs, ours) -> bool:
 
 def _damaged_member(theirs, ours) -> bool:
     return ours is None and theirs is not None
+
+
+def _filedesc_length(theirs, ours) -> bool:
+    if theirs is None or ours is None:
+        return False
+    t, o = split(theirs), split(ours)
+    rest = lambda d: {k: v for k, v in d.items() if k != "length"}
+    return (
+        t[0] == o[0] == "-"
+        and t[1] == o[1]
+        and rest(t[2]) == rest(o[2])
+        and int(t[2]["length"]) == int(o[2]["length"]) + 1
+        and o[2]["filename"].endswith(".arc")
+    )
 
 
 DIFFERENCES = {
@@ -119,8 +135,16 @@ DIFFERENCES = {
     ),
     "damaged-member": (
         _damaged_member,
-        "the record's gzip member is cut short (the file is truncated): cdxj-indexer indexes the "
-        "part it could read; spinneret reports the damage and writes no line for it",
+        "the record is damaged — its gzip member cut short (the file is truncated), or its "
+        "declared length not ending at a record boundary (an ARC header's length -1): "
+        "cdxj-indexer indexes the part it could read; spinneret reports the damage and writes "
+        "no line for it",
+    ),
+    "filedesc-length": (
+        _filedesc_length,
+        "a plain ARC file's filedesc header followed by two line feeds (its declared length "
+        "leaves out its last one): warcio's length takes one of them in, spinneret's ends where "
+        "the declared length does, as for every record",
     ),
 }
 
@@ -133,6 +157,16 @@ EXPECTED = {
     "clipped.warc.gz": {"damaged-member"},
 }
 
+# With `--records all`: the requests of pywb's example.warc include one
+# whose length is damaged, bad.arc's filedesc header declares length -1,
+# and example.arc's is followed by an extra line feed.
+EXPECTED_ALL = {
+    **EXPECTED,
+    "bad.arc": {"empty-digest", "damaged-member"},
+    "example.warc": {"damaged-member"},
+    "example.arc": {"filedesc-length"},
+}
+
 
 def explain(theirs: list[str], ours: list[str]) -> set[str]:
     """The differences between two sorted indexes, each named by its rule."""
@@ -141,7 +175,7 @@ def explain(theirs: list[str], ours: list[str]) -> set[str]:
     # Pair lines by URL and timestamp.
     def ident(line):
         _, ts, body = split(line)
-        return (json.loads(line.split(" ", 2)[2])["url"], ts, body.get("offset"))
+        return (body.get("url"), ts, body.get("offset"))
 
     by_id = {ident(l): l for l in only_o}
     names = set()
@@ -167,6 +201,23 @@ def test_every_corpus_file_as_cdxj_indexer(shared, spinneret_bin):
             seen[path.name] = names
         assert names == EXPECTED.get(path.name, set()), (path.name, names)
     assert seen == EXPECTED
+
+
+def test_every_record_of_every_corpus_file_as_cdxj_indexer(shared, spinneret_bin):
+    seen = {}
+    keyless = 0
+    for path in corpus_files(shared):
+        theirs = cdxj_indexer(["-s", "--records", "all", str(path)])
+        ours = spinneret_index(spinneret_bin, ["--no-post-append", "--records", "all", str(path)])
+        names = explain(theirs, ours)
+        if names:
+            seen[path.name] = names
+        assert names == EXPECTED_ALL.get(path.name, set()), (path.name, names)
+        keyless += sum(1 for l in ours if l.startswith("- "))
+    assert seen == EXPECTED_ALL
+    # Every warcinfo record and ARC filedesc header but bad.arc's (damaged):
+    # keyed `-`, without a url.
+    assert keyless >= 25, keyless
 
 
 def test_posts_are_folded_into_the_key_as_cdxj_indexer_folds_them(shared, spinneret_bin):

@@ -15,7 +15,7 @@ fn entry(url: &str, status: Option<u16>, digest: Option<&str>) -> Entry {
         listed: true,
         urlkey: url_key(url),
         timestamp: "20171024001432".to_owned(),
-        url: url.to_owned(),
+        url: Some(url.to_owned()),
         mime: status.map(|_| "text/html".to_owned()),
         status,
         digest: digest.map(str::to_owned),
@@ -306,6 +306,10 @@ fn rows_that_do_not_fit_are_refused_whole() {
     let mut late = e.clone();
     late.timestamp = "20141399".to_owned();
     assert!(c.push(&late, "f", Range::File(0, 5), None).is_err());
+    let mut warcinfo = e.clone();
+    (warcinfo.kind, warcinfo.url, warcinfo.urlkey) = (RecordType::Warcinfo, None, "-".to_owned());
+    let err = c.push(&warcinfo, "f", Range::File(0, 5), None).unwrap_err();
+    assert!(matches!(err, CcError::NoUrl));
     c.push(&e, "f", Range::File(0, 5), None).unwrap();
     assert_eq!(c.finish().unwrap().num_rows(), 1);
 }
