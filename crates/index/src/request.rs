@@ -35,19 +35,13 @@ impl RequestHead {
             if at == window.len() && ends_head {
                 break at;
             }
-            let line = match memchr::memchr(b'\n', &window[at..]) {
-                Some(n) => {
-                    let line = &window[at..at + n];
-                    at += n + 1;
-                    line
-                }
-                None if ends_head => {
-                    let line = &window[at..];
-                    at = window.len();
-                    line
-                }
+            let end = match memchr::memchr(b'\n', &window[at..]) {
+                Some(n) => at + n,
+                None if ends_head => window.len(),
                 None => return None,
             };
+            let line = &window[at..end];
+            at = (end + 1).min(window.len());
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             if line.is_empty() {
                 break at;
