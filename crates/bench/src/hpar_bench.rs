@@ -585,16 +585,6 @@ fn tag_cut(doc: &str, at: usize) -> usize {
     })
 }
 
-/// The first `<div` or `</div` tag within `reach` bytes of `at`, else the
-/// first tag at or after `at` (as the parser's smart cut falls).
-pub(crate) fn first_tag_or_div(doc: &str, at: usize, reach: usize) -> usize {
-    let div = div_cut(doc, at);
-    match div.saturating_sub(at) <= reach {
-        true => div,
-        false => tag_cut(doc, at),
-    }
-}
-
 /// The first `<div` or `</div` tag at or after `at`.
 fn div_cut(doc: &str, at: usize) -> usize {
     first_of(doc, at, |rest| {

@@ -3,12 +3,12 @@
 //! the speedups 2, 4, 8 and 16 threads would give, which this machine's
 //! two cores cannot show, checked against the real 2-thread run.
 //!
-//! With `k` threads the document is cut into `k` chunks (before a `div`
-//! tag near each `i/k`, else before a tag; with 2, where the real code
-//! cuts). Each chunk `i > 0` is probed
-//! from its cut to the next: its tree built to its end, from the guess the
-//! real code makes at its cut (the probe's doc says how a chain's guess
-//! would differ). The probe times, on one thread: the sequential parse up
+//! With `k` threads the document is cut where the real code cuts it
+//! (`ParallelOptions::tree_cuts`: one cut with 2 threads, `k - 1` with
+//! more). Each chunk `i > 0` is probed from its cut to the next: its tree
+//! built to its end, from the guess the real code makes at its cut (the
+//! probe's doc says how the chained worker's scan differs).
+//! The probe times, on one thread: the sequential parse up
 //! to the cut and of the chunk from the true state (`rest`), the worker's
 //! guess and build, the comparison and, where the guess holds, the
 //! adoption; each the least of three probes.
@@ -18,9 +18,9 @@
 //!
 //! - the calling thread finishes chunk 0 at `F0 = prefix(c1)`;
 //! - worker `i`'s tree is ready at `Ri = scan_i + build_i`, `scan_i` the
-//!   scan of the chunk's own tags (a chain's guess, composed from every
-//!   earlier chunk's scan, costs each worker that scan; the probe's
-//!   outcome is from the real code's guess, a scan to the input's end);
+//!   scan of the chunk's own tags (the chained code's worker composes its
+//!   guess from that scan and the next worker's answer; the probe's
+//!   outcome is from the same guess, found by a scan to the input's end);
 //! - at cut `i` the calling thread, done with chunk `i - 1` at `F(i-1)`,
 //!   adopts chunk `i` when its guess holds — `Fi = max(F(i-1), Ri) +
 //!   validate_i + adopt_i` — and else parses it itself: `Fi = F(i-1) +
@@ -29,22 +29,26 @@
 //!   of the last chunk: its prefix and rest). A chunk's own sequential
 //!   cost is the parse to its end less the parse to its predecessor's.
 //!
-//! What it leaves out, each of which the real code would pay: a worker's
-//! start (a pool thread woken: 0.05–5 ms here), the copy of the input the
-//! documents share, a chained worker stopping at the next cut and handing
-//! its end state over, and memory bandwidth shared by more threads. With
-//! `k = 2` it is the real code's schedule (one speculated chunk): the
-//! check is its speedup beside the measured one, paired against the
+//! This is the schedule of the chained code (`tree_chain.rs`): the
+//! calling thread settles the chunks in input order, adopting chunk
+//! `i - 1` as it settles chunk `i`, and parsing a rejected chunk itself
+//! from the state taken over. What it leaves out, each of which the real
+//! code pays: a worker's start (a pool thread woken: 0.05–5 ms here), the
+//! copy of the input the documents share, the move of a rejected chunk's
+//! predecessor's state into the calling thread (a pass over its stack and
+//! list of active formatting elements), and memory bandwidth shared by
+//! more threads. With `k = 2` it is the real code's one speculated chunk:
+//! the check is its speedup beside the measured one, paired against the
 //! sequential parse as in `hpar`.
 
 use std::time::Duration;
 
 use spinneret_html::{
     ChunkCosts, ParallelOptions, ParseOptions, parse_document, parse_document_parallel,
-    parse_document_parallel_with_stats, probe_chunk_costs,
+    probe_chunk_costs,
 };
 
-use crate::hpar_bench::{documents, first_tag_or_div, paired_passes};
+use crate::hpar_bench::{documents, paired_passes};
 use crate::pages::Pages;
 use crate::table::{Cell, Column, Table};
 use crate::timing::Plan;
@@ -80,14 +84,9 @@ pub fn run(plan: Plan, quick: bool) {
             sequential_below: 0,
             ..ParallelOptions::threads(2)
         };
-        // Where the real code cuts, for the 2-thread model.
-        let real_cut = parse_document_parallel_with_stats(doc, &options, &tree)
-            .1
-            .tree
-            .cut;
         for k in THREADS {
-            let model = model(doc, k, &options, real_cut);
-            row.push(Cell::text(format!("{}/{}", model.adopted, k - 1)));
+            let model = model(doc, k, &options);
+            row.push(Cell::text(format!("{}/{}", model.adopted, model.chunks)));
             row.push(Cell::text(format!("{:.2}×", model.speedup())));
         }
         let sequential = || drop(std::hint::black_box(parse_document(doc, &options)));
@@ -111,6 +110,8 @@ pub fn run(plan: Plan, quick: bool) {
 struct Model {
     parallel: Duration,
     sequential: Duration,
+    /// Chunks speculated, and adopted.
+    chunks: usize,
     adopted: usize,
 }
 
@@ -121,15 +122,15 @@ impl Model {
 }
 
 /// The model (module doc) of `doc` cut into `k` chunks.
-fn model(doc: &str, k: usize, options: &ParseOptions, real_cut: usize) -> Model {
-    let mut cuts: Vec<usize> = match k {
-        2 if real_cut > 0 => vec![real_cut],
-        _ => (1..k)
-            .map(|i| first_tag_or_div(doc, doc.len() / k * i, doc.len() / k / 4))
-            .collect(),
-    };
-    cuts.dedup();
-    cuts.retain(|&c| c > 0 && c < doc.len());
+fn model(doc: &str, k: usize, options: &ParseOptions) -> Model {
+    // Where the real code cuts for k threads.
+    let cuts = ParallelOptions {
+        tree_speculation: true,
+        tree_speculation_from: 0,
+        sequential_below: 0,
+        ..ParallelOptions::threads(k)
+    }
+    .tree_cuts(doc);
     let ends = cuts
         .iter()
         .skip(1)
@@ -145,6 +146,7 @@ fn model(doc: &str, k: usize, options: &ParseOptions, real_cut: usize) -> Model 
         return Model {
             parallel: Duration::from_nanos(1),
             sequential: Duration::from_nanos(1),
+            chunks: 0,
             adopted: 0,
         };
     };
@@ -170,6 +172,7 @@ fn model(doc: &str, k: usize, options: &ParseOptions, real_cut: usize) -> Model 
     Model {
         parallel: done,
         sequential,
+        chunks: chunks.len(),
         adopted,
     }
 }

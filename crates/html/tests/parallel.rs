@@ -64,7 +64,7 @@ fn parallel_dump(
     // thread's own tokenizer or by an adopted tree, never two of them and
     // never twice.
     assert_eq!(
-        stats.bytes_reused + stats.bytes_tokenized + stats.tree.bytes_adopted,
+        stats.bytes_reused + stats.bytes_tokenized + stats.bytes_adopted(),
         input.len() as u64,
         "{stats:?}"
     );
@@ -77,6 +77,7 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
     let mut reused = 0u64;
     let mut bytes = 0u64;
     let (mut adopted, mut speculated) = (0usize, 0usize);
+    let (mut chain_adopted, mut chain_chunks) = (0usize, 0usize);
     let mut rejections = std::collections::BTreeMap::new();
     let pools: Vec<_> = [2, 3, 4, 8].into_iter().map(|n| (n, pool(n))).collect();
     for (path, page) in corpus_pages_text() {
@@ -93,6 +94,13 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
             .1
             .install(|| parallel_dump(&page, &options, &tree(threads(2))));
         assert!(dump == sequential, "{path}: tree speculation");
+        // Chained over three chunks.
+        let (dump, chained) = pools[2]
+            .1
+            .install(|| parallel_dump(&page, &options, &tree(threads(4))));
+        assert!(dump == sequential, "{path}: tree speculation, 4 threads");
+        chain_adopted += chained.trees_adopted();
+        chain_chunks += usize::from(chained.tree.cut > 0) + chained.tree_chain.len();
         speculated += usize::from(stats.tree.cut > 0);
         adopted += usize::from(stats.tree.adopted);
         *rejections
@@ -103,6 +111,9 @@ fn corpus_pages_with_2_3_4_and_8_threads() {
     println!(
         "corpus: {:.1}% of the bytes tokenized by workers; {adopted} of {speculated} speculated trees adopted",
         100.0 * reused as f64 / bytes as f64
+    );
+    println!(
+        "corpus: 4 threads, chained: {chain_adopted} of {chain_chunks} speculated trees adopted"
     );
 }
 
@@ -132,7 +143,7 @@ fn html5lib_documents_cut_at_every_boundary() {
                     ..cut_at(cuts.clone())
                 };
                 let (dump, stats) = parallel_dump(data, &options, &parallel);
-                adopted += usize::from(stats.tree.adopted);
+                adopted += stats.trees_adopted();
                 if dump != sequential && failures.len() < 10 {
                     let how = if tree_speculation { " (tree)" } else { "" };
                     failures.push(format!("{} cut at {cuts:?}{how}:\n{dump}", test.id()));
@@ -147,6 +158,8 @@ fn html5lib_documents_cut_at_every_boundary() {
                 for (i, &a) in boundaries.iter().enumerate() {
                     for &b in &boundaries[i + 1..] {
                         check(vec![a, b], false);
+                        // Two trees, chained.
+                        check(vec![a, b], true);
                     }
                 }
             }

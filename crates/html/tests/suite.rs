@@ -35,6 +35,8 @@ mod selectedcontent;
 mod simulator;
 #[path = "streaming.rs"]
 mod streaming;
+#[path = "tree_chain.rs"]
+mod tree_chain;
 #[path = "tree_sink.rs"]
 mod tree_sink;
 #[path = "tree_speculation.rs"]

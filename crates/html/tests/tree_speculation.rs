@@ -47,7 +47,7 @@ fn speculate(doc: &str, at: &str, after: usize) -> SpeculationStats {
     );
     assert_eq!(stats.tree.cut, cut);
     assert_eq!(
-        stats.bytes_tokenized + stats.bytes_reused + stats.tree.bytes_adopted,
+        stats.bytes_tokenized + stats.bytes_reused + stats.bytes_adopted(),
         doc.len() as u64
     );
     stats

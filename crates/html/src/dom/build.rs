@@ -41,6 +41,24 @@ impl DomSink {
         }
     }
 
+    /// Adopts the document of a chunk built from a guessed context (its
+    /// sink `part`, whose nodes `1..=last_stand_in` are stand-ins, each
+    /// for the node of this document `stand_ins` pairs it with:
+    /// `Document::adopt_speculated`), with what its sink tracked of the
+    /// customizable select.
+    pub(crate) fn adopt_part(
+        &mut self,
+        part: DomSink,
+        stand_ins: &[(NodeId, NodeId)],
+        last_stand_in: u32,
+    ) -> super::Adopted {
+        let DomSink { doc, select, .. } = part;
+        let adopted = self.doc.adopt_speculated(doc, stand_ins, last_stand_in);
+        let id = |id: u32| adopted.id(NodeId(id)).expect("a node of the part").0;
+        self.select.absorb(select, id);
+        adopted
+    }
+
     /// The finished document with its parse errors (its name lookup table
     /// dropped: the names themselves stay, and an edit rebuilds the table
     /// if it needs it).

@@ -92,6 +92,19 @@ impl SelectTracker {
         }
     }
 
+    /// Takes in the tracker of a document this one adopted, whose node
+    /// ids `id` maps to this one's: its `selectedcontent` elements join the
+    /// list (after this one's, as the adopted nodes come after), and what
+    /// was derived from the tree is forgotten, to be derived again from the
+    /// joined tree when next asked.
+    pub fn absorb(&mut self, other: SelectTracker, id: impl Fn(u32) -> u32) {
+        self.selectedcontents
+            .extend(other.selectedcontents.into_iter().map(id));
+        self.selects.clear();
+        self.nearest.clear();
+        self.moves += 1;
+    }
+
     /// The parser moved a node that was in the tree.
     #[inline]
     pub fn moved(&mut self) {

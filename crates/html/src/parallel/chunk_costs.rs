@@ -17,17 +17,16 @@
 //!   where they agree, the adoption of the chunk's tree.
 //!
 //! The outcome is the real code's (`tree_speculation::adoptable`, and the
-//! worker's own refusals), so it is what a chunk would become in a chain
-//! too: a chunk whose predecessor was adopted starts from the state a
-//! sequential parse has there, adoption being exact. Two things a chain
-//! would do differently are not measured: its worker would stop at the
-//! next cut and hand its end state over (here it processes an end of file
-//! there), and its guess could not scan the whole rest of the input at
-//! each cut — it would compose the open elements at a cut from every
-//! earlier chunk's own scan (what each opens and leaves open, what its
-//! unmatched end tags close); in a document whose end tags are written
-//! that composition is the guess scanned here, and a scan of the chunk's
-//! own bytes costs less than the one timed here.
+//! worker's own refusals), so it is what the chunk becomes in a chain
+//! (`tree_chain.rs`) too: a chunk whose predecessor was adopted is checked
+//! against the state a sequential parse has there, adoption being exact.
+//! What the chained code does differently from this probe: its worker
+//! stops at the next cut (here it processes an end of file there), and
+//! its guess comes from a scan of its own chunk composed with the next
+//! worker's answer (`TagScan::compose`) — the guess timed here, from a
+//! scan to the input's end, where the cut is where the parser cuts (before
+//! a tag, outside raw text), at the cost of the chunk's own scan, which is
+//! what `chunk_scan` times.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

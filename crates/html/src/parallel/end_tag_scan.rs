@@ -39,69 +39,146 @@ pub(super) fn unmatched_end_tags(
     scripting: bool,
     stopped: impl Fn() -> bool,
 ) -> Option<Vec<String>> {
-    let b = input.as_bytes();
-    let mut opened: Vec<(&[u8], u64)> = Vec::new();
-    let mut open_counts: HashMap<u64, u32, foldhash::fast::FixedState> = HashMap::default();
-    let mut unmatched: Vec<String> = Vec::new();
-    let mut at = from;
-    let mut tags = 0u32;
-    let mut raw_ends = RawTextEnds::default();
-    while let Some(i) = memchr(b'<', &b[at.min(b.len())..]) {
-        let lt = at + i;
-        at = lt + 1;
-        tags = tags.wrapping_add(1);
-        if tags.is_multiple_of(4096) && stopped() {
-            return None;
+    let mut scan = TagScan::new(input, from, scripting);
+    scan.run_to(input.len(), stopped)?;
+    Some(scan.unmatched)
+}
+
+/// [`unmatched_end_tags`] as a scan that can stop at a place and go on,
+/// or end there: a chunk's own scan, from its start to the next chunk's,
+/// [composed](TagScan::compose) with what the scan of the rest after it
+/// found unmatched gives what one scan from the chunk's start to the end
+/// of the input would (the same stack algorithm, run in two parts), where
+/// the next chunk's start is a place the one scan passes through (not
+/// inside a tag, comment or raw text, as the parser's cuts are).
+pub(super) struct TagScan<'a> {
+    b: &'a [u8],
+    scripting: bool,
+    /// The elements opened since the start and not closed yet (name, hash).
+    opened: Vec<(&'a [u8], u64)>,
+    open_counts: HashMap<u64, u32, foldhash::fast::FixedState>,
+    unmatched: Vec<String>,
+    /// Where the scan goes on.
+    at: usize,
+    tags: u32,
+    raw_ends: RawTextEnds,
+}
+
+impl<'a> TagScan<'a> {
+    pub(super) fn new(input: &'a str, from: usize, scripting: bool) -> TagScan<'a> {
+        TagScan {
+            b: input.as_bytes(),
+            scripting,
+            opened: Vec::new(),
+            open_counts: HashMap::default(),
+            unmatched: Vec::new(),
+            at: from,
+            tags: 0,
+            raw_ends: RawTextEnds::default(),
         }
+    }
+
+    /// Scans the tags that begin before `to`; `None` if `stopped` said to
+    /// stop.
+    pub(super) fn run_to(&mut self, to: usize, stopped: impl Fn() -> bool) -> Option<()> {
+        let b = self.b;
+        let to = to.min(b.len());
+        while let Some(i) = memchr(b'<', &b[self.at.min(to)..to]) {
+            let lt = self.at + i;
+            self.at = lt + 1;
+            self.tags = self.tags.wrapping_add(1);
+            if self.tags.is_multiple_of(4096) && stopped() {
+                return None;
+            }
+            self.tag_at(lt);
+        }
+        self.at = self.at.max(to);
+        Some(())
+    }
+
+    /// The tag (or comment, or other markup) that begins at `lt`.
+    fn tag_at(&mut self, lt: usize) {
+        let b = self.b;
         match b.get(lt + 1) {
             Some(b'!') if b[lt..].starts_with(b"<!--") => {
-                at = find(b, lt + 4, b"-->").map_or(b.len(), |e| e + 3);
+                self.at = find(b, lt + 4, b"-->").map_or(b.len(), |e| e + 3);
             }
-            Some(b'!' | b'?') => at = memchr(b'>', &b[at..]).map_or(b.len(), |e| at + e + 1),
+            Some(b'!' | b'?') => {
+                let at = self.at;
+                self.at = memchr(b'>', &b[at..]).map_or(b.len(), |e| at + e + 1);
+            }
             Some(b'/') if b.get(lt + 2).is_some_and(u8::is_ascii_alphabetic) => {
                 let name = tag_name(b, lt + 2);
-                at = tag_end(b, lt + 2 + name.len());
-                let hash = name_hash(name);
-                let open = match open_counts.get(&hash) {
-                    Some(&n) if n > 0 => opened
-                        .iter()
-                        .rposition(|(open, _)| open.eq_ignore_ascii_case(name)),
-                    _ => None,
-                };
-                if let Some(open) = open {
-                    for (_, closed) in opened.drain(open..) {
-                        if let Some(n) = open_counts.get_mut(&closed) {
-                            *n -= 1;
-                        }
-                    }
-                } else if !matches!(
-                    lower(name, &mut [0; 8]),
-                    b"html" | b"body" | b"head" | b"br"
-                ) {
-                    unmatched.push(String::from_utf8_lossy(name).to_ascii_lowercase());
-                }
+                self.at = tag_end(b, lt + 2 + name.len());
+                self.end_tag(name);
             }
             Some(c) if c.is_ascii_alphabetic() => {
                 let name = tag_name(b, lt + 1);
                 let end = tag_end(b, lt + 1 + name.len());
-                at = end;
+                self.at = end;
                 let self_closing = end >= 2 && b[end - 2] == b'/';
                 let mut buf = [0; 16];
                 let lower = lower(name, &mut buf);
-                if let Some(text_end) = raw_ends.after(b, end, lower, scripting) {
-                    at = text_end;
-                    continue;
+                if let Some(text_end) = self.raw_ends.after(b, end, lower, self.scripting) {
+                    self.at = text_end;
+                    return;
                 }
                 if !is_void(LocalName::from_lowercase(lower)) && !self_closing {
                     let hash = name_hash(name);
-                    opened.push((name, hash));
-                    *open_counts.entry(hash).or_insert(0) += 1;
+                    self.opened.push((name, hash));
+                    *self.open_counts.entry(hash).or_insert(0) += 1;
                 }
             }
             _ => {}
         }
     }
-    Some(unmatched)
+
+    /// An end tag named `name`: closes the topmost element of its name
+    /// opened since the start (and those above it), else is unmatched.
+    fn end_tag(&mut self, name: &[u8]) {
+        let hash = name_hash(name);
+        let open = match self.open_counts.get(&hash) {
+            Some(&n) if n > 0 => self
+                .opened
+                .iter()
+                .rposition(|(open, _)| open.eq_ignore_ascii_case(name)),
+            _ => None,
+        };
+        if let Some(open) = open {
+            for (_, closed) in self.opened.drain(open..) {
+                if let Some(n) = self.open_counts.get_mut(&closed) {
+                    *n -= 1;
+                }
+            }
+        } else if !matches!(
+            lower(name, &mut [0; 8]),
+            b"html" | b"body" | b"head" | b"br"
+        ) {
+            self.unmatched
+                .push(String::from_utf8_lossy(name).to_ascii_lowercase());
+        }
+    }
+
+    /// The end tags unmatched from the start to the end of the input, given
+    /// those the scan of the rest (from where this one stopped) left
+    /// unmatched.
+    pub(super) fn compose(mut self, rest: &[String]) -> Vec<String> {
+        for name in rest {
+            self.end_tag(name.as_bytes());
+        }
+        self.unmatched
+    }
+
+    /// Where the scan goes on (past where it was asked to stop when a tag,
+    /// comment or raw text went on past it).
+    pub(super) fn position(&self) -> usize {
+        self.at
+    }
+
+    /// The end tags unmatched so far (all of them, once scanned to the end).
+    pub(super) fn into_unmatched(self) -> Vec<String> {
+        self.unmatched
+    }
 }
 
 /// `name` lower-cased into `buf`, if it fits (else an empty name, which is
@@ -239,5 +316,23 @@ mod tests {
             unmatched_end_tags(&"<p>".repeat(5000), 0, true, || true),
             None
         );
+    }
+
+    #[test]
+    fn a_scan_in_two_parts_composes_into_one() {
+        use super::TagScan;
+        let input = "<main><div><p>a</div><section><b>x</section></i></main></td><ul><li>\
+                     <script>if (a</b) {}</script></li></ul></div></tr>";
+        let whole = unmatched_end_tags(input, 0, true, || false).unwrap();
+        assert_eq!(whole, ["i", "td", "div", "tr"]);
+        for (cut, _) in input.match_indices('<') {
+            let mut head = TagScan::new(input, 0, true);
+            head.run_to(cut, || false).unwrap();
+            let rest = unmatched_end_tags(input, cut, true, || false).unwrap();
+            let composed = head.compose(&rest);
+            if !input[..cut].contains("<script") || input[..cut].contains("</script") {
+                assert_eq!(composed, whole, "cut at {cut}");
+            }
+        }
     }
 }

@@ -41,6 +41,10 @@ pub struct SpeculationStats {
     /// What became of the chunk whose tree a worker built, with
     /// [`ParallelOptions::tree_speculation`](super::ParallelOptions::tree_speculation).
     pub tree: super::TreeSpeculationStats,
+    /// With speculation chained over several chunks
+    /// (`parallel/tree_chain.rs`), what became of each chunk after the
+    /// first (which is [`SpeculationStats::tree`]), in input order.
+    pub tree_chain: Vec<super::TreeSpeculationStats>,
 }
 
 impl SpeculationStats {
@@ -51,6 +55,18 @@ impl SpeculationStats {
             bytes_tokenized: bytes as u64,
             ..SpeculationStats::default()
         }
+    }
+
+    /// Input bytes whose tree was adopted, over every speculated chunk.
+    pub fn bytes_adopted(&self) -> u64 {
+        let chain = self.tree_chain.iter().map(|t| t.bytes_adopted);
+        self.tree.bytes_adopted + chain.sum::<u64>()
+    }
+
+    /// The speculated chunks whose tree was adopted.
+    pub fn trees_adopted(&self) -> usize {
+        let chain = self.tree_chain.iter().filter(|t| t.adopted).count();
+        usize::from(self.tree.adopted) + chain
     }
 
     /// The share of the input whose tokens came from workers.

@@ -116,6 +116,13 @@
 //! state earlier pages left is read at once, and no guess from a chunk's
 //! own bytes knows it).
 //!
+//! Where the parse has more than one worker, speculation is chained
+//! (`tree_chain.rs`): one chunk per worker, each built up to the next cut
+//! and checked, in input order, against the state the chunk before it
+//! left — the calling thread's, or the adopted chunk's; a wrong guess
+//! moves that state into the calling thread, which parses the chunk
+//! itself and checks the next one against its own.
+//!
 //! Only an input with [`ParallelOptions::tree_speculation_from`] tags or
 //! more (estimated from samples) is speculated: the worker's start, its
 //! guess and the adoption cost milliseconds on this machine, more than a
@@ -143,6 +150,7 @@ mod feed;
 mod probe;
 mod record;
 mod trace;
+mod tree_chain;
 mod tree_side;
 mod tree_speculation;
 
@@ -164,7 +172,8 @@ pub use feed::SpeculationStats;
 use feed::{Feed, Stream, drive_speculative};
 pub use probe::{CutProbe, SpeculationProbe, probe_cut, probe_tree_speculation};
 use record::Block;
-use tree_side::{parse_speculating_tree, tree_cut};
+use tree_chain::parse_chaining_trees;
+use tree_side::{parse_speculating_tree, tree_cuts};
 pub use tree_speculation::{TreeRejection, TreeSpeculationStats, TreeTimeline};
 
 /// Documents shorter than this are parsed sequentially by default: below
@@ -202,13 +211,16 @@ pub struct ParallelOptions {
     /// Where to cut, instead of the even smart cuts: byte offsets (sorted;
     /// offsets that are not inside the input or not on a character
     /// boundary are ignored). For tests and experiments. With
-    /// [`ParallelOptions::tree_speculation`], the last of them is where
-    /// the chunk whose tree a worker builds begins.
+    /// [`ParallelOptions::tree_speculation`], each of them begins a chunk
+    /// whose tree a worker builds, chained where there are several (but
+    /// where a `<meta>` may still change the encoding: then the last only).
     pub cuts: Option<Vec<usize>>,
     /// Build the tree of the input's second half on a worker, from a
     /// context guessed at the cut, and adopt it when the guess was the
     /// true state (`parallel/tree_speculation.rs`); the calling thread
     /// parses the first half, and the rest too when the guess was wrong.
+    /// With more workers, one chunk each, chained
+    /// (`parallel/tree_chain.rs`).
     pub tree_speculation: bool,
     /// With [`ParallelOptions::tree_speculation`] and no explicit cuts,
     /// an input with fewer tags than this (estimated from samples of it)
@@ -254,6 +266,17 @@ impl ParallelOptions {
             return Vec::new();
         }
         starts(input, self)
+    }
+
+    /// Where a parse with [`ParallelOptions::tree_speculation`] on
+    /// [`ParallelOptions::threads`] threads (on a pool that has them all)
+    /// begins the chunks whose trees workers build: one cut with one
+    /// worker, one per worker with more (chained); empty where the input
+    /// is not speculated (fewer tags than
+    /// [`ParallelOptions::tree_speculation_from`]). For benchmarks and
+    /// scheduling models.
+    pub fn tree_cuts(&self, input: &str) -> Vec<usize> {
+        tree_side::tree_cuts_for(input, self, self.threads.saturating_sub(1))
     }
 
     /// Into how many pieces a parallel parse decodes `len` bytes of a
@@ -324,11 +347,16 @@ pub fn parse_document_parallel_with_stats(
         let stats = SpeculationStats::sequential(input.len());
         return (doc, stats);
     }
-    if parallel.tree_speculation
-        && let Some(cut) = tree_cut(input, parallel)
-    {
-        let (doc, stats) = parse_speculating_tree(input, options, parallel, cut, None, None);
-        return (doc.expect("parsed without watching for an encoding"), stats);
+    if parallel.tree_speculation {
+        match tree_cuts(input, parallel)[..] {
+            [] => {}
+            [cut] => {
+                let (doc, stats) =
+                    parse_speculating_tree(input, options, parallel, cut, None, None);
+                return (doc.expect("parsed without watching for an encoding"), stats);
+            }
+            ref cuts => return parse_chaining_trees(input, options, cuts, None),
+        }
     }
     let starts = starts(input, parallel);
     speculate(input, options, &starts, |feed| {
@@ -439,7 +467,16 @@ fn parse_decoded(
     options: &ParseOptions,
     parallel: &ParallelOptions,
 ) -> Option<Document> {
-    match tree_cut(text, parallel).filter(|_| parallel.tree_speculation) {
+    let cuts = match parallel.tree_speculation {
+        true => tree_cuts(text, parallel),
+        false => Vec::new(),
+    };
+    // A chain of chunks where no `<meta>` can change the encoding (else
+    // the one chunk whose worker watches for it).
+    if cuts.len() > 1 && det.confidence != spinneret_encoding::Confidence::Tentative {
+        return Some(parse_chaining_trees(text, options, &cuts, source).0);
+    }
+    match cuts.last().copied() {
         Some(cut) => {
             let watch = Some((bytes, lent, det));
             parse_speculating_tree(text, options, parallel, cut, watch, source).0

@@ -58,6 +58,49 @@ pub(super) fn tree_cut(input: &str, parallel: &ParallelOptions) -> Option<usize>
     (cut > 0 && cut < input.len()).then_some(cut)
 }
 
+/// Where the chunks whose trees workers build begin: every explicit cut,
+/// else [`tree_cut`] where the parse has one worker, and one cut per
+/// worker where it has more (the chunks of equal length, but the calling
+/// thread's, which starts at once, a tenth longer; each cut just after a
+/// script, else before a tag, as [`tree_cut`] places its one). Empty when
+/// the input is not speculated.
+pub(super) fn tree_cuts(input: &str, parallel: &ParallelOptions) -> Vec<usize> {
+    let workers = parallel
+        .threads
+        .saturating_sub(1)
+        .min(super::pool_threads());
+    tree_cuts_for(input, parallel, workers)
+}
+
+/// [`tree_cuts`] for a parse with `workers` workers.
+pub(super) fn tree_cuts_for(input: &str, parallel: &ParallelOptions, workers: usize) -> Vec<usize> {
+    if parallel.cuts.is_some() {
+        let starts = starts(input, parallel);
+        return starts.into_iter().filter(|&c| c > 0).collect();
+    }
+    if workers <= 1 {
+        return tree_cut(input, parallel).into_iter().collect();
+    }
+    if estimated_tags(input) < parallel.tree_speculation_from {
+        return Vec::new();
+    }
+    let parts = workers + 1;
+    let reach = CUT_WINDOW.max(input.len() / parts / 4);
+    let mut cuts: Vec<usize> = Vec::with_capacity(workers);
+    for i in 1..parts {
+        let at = (input.len() as u128 * (10 * i as u128 + 1) / (10 * parts as u128)) as usize;
+        let at = at.max(cuts.last().map_or(0, |&c| c + 1));
+        if at >= input.len() {
+            break;
+        }
+        let cut = after_script_end(input, at, reach).unwrap_or_else(|| smart_cut(input, at, reach));
+        if cut > cuts.last().copied().unwrap_or(0) && cut < input.len() {
+            cuts.push(cut);
+        }
+    }
+    cuts
+}
+
 /// Parses `input` with the tree of `input[cut..]` built by a worker from a
 /// guessed context (`parallel/tree_speculation.rs`): the calling thread
 /// parses up to the cut, then adopts the worker's tree if the guess

@@ -1,5 +1,7 @@
 //! Building the last chunk's tree on another thread, from a guessed
-//! context, and adopting it when the guess was the truth.
+//! context, and adopting it when the guess was the truth. (With more
+//! workers than one, `tree_chain.rs` chains the same guess, sink and
+//! comparison over a chunk per worker.)
 //!
 //! # What runs where
 //!
@@ -196,8 +198,16 @@ impl Guess {
 /// A worker's tree builder and tokenizer, set up at the cut in the
 /// guessed context.
 pub(super) struct Prepared {
-    builder: TreeBuilder<SpecSink>,
-    core: Core,
+    pub(super) builder: TreeBuilder<SpecSink>,
+    pub(super) core: Core,
+}
+
+/// What a worker built: its chunk's tree up to the next cut, with the tree
+/// builder and tokenizer stopped there, or the tree of the rest of the
+/// input, to its end of file.
+pub(super) enum Built {
+    AtCut(Box<Prepared>),
+    ToEnd(Box<Document>),
 }
 
 /// Why the worker stopped short of a tree.
@@ -210,8 +220,8 @@ pub(super) enum Unbuilt {
 /// The sink of a chunk built from a guess: a [`DomSink`] that refuses
 /// (records that it was asked, and answers as its own document would)
 /// every call that reads what a stand-in holds or moves a stand-in.
-struct SpecSink {
-    dom: DomSink,
+pub(super) struct SpecSink {
+    pub(super) dom: DomSink,
     /// Nodes `1..=last_stand_in` are stand-ins (0 while they are made).
     last_stand_in: u32,
     reached: Cell<bool>,
@@ -374,10 +384,23 @@ pub(super) fn prepare(
     watch_meta_encoding: bool,
     stop: &AtomicBool,
 ) -> Result<(Prepared, Guess), Unbuilt> {
-    let quirks = document_quirks(input, source, options);
     let stopped = || stop.load(Ordering::Relaxed);
     let unmatched = super::end_tag_scan::unmatched_end_tags(input, cut, options.scripting, stopped)
         .ok_or(Unbuilt::Stopped)?;
+    prepare_guessed(input, source, cut, options, watch_meta_encoding, unmatched)
+}
+
+/// [`prepare`] with the end tags after the cut that close no element
+/// opened after it already found (`end_tag_scan.rs`).
+pub(super) fn prepare_guessed(
+    input: &str,
+    source: &Arc<String>,
+    cut: usize,
+    options: &ParseOptions,
+    watch_meta_encoding: bool,
+    unmatched: Vec<String>,
+) -> Result<(Prepared, Guess), Unbuilt> {
+    let quirks = document_quirks(input, source, options);
     let guess = super::probe::guess_from_unmatched(unmatched);
     if guess.iter().any(|(ns, name)| unguessable(*ns, name)) {
         return Err(Unbuilt::Rejected(TreeRejection::Unguessable));
@@ -447,12 +470,31 @@ pub(super) fn prepare(
 /// `<meta>` that declares an encoding, or `stop` was set (polled now and
 /// then: the calling thread sets it when it no longer wants the tree).
 pub(super) fn run(prepared: Prepared, input: &str, stop: &AtomicBool) -> Result<Document, Unbuilt> {
+    match run_to(prepared, input, input.len(), stop)? {
+        Built::ToEnd(doc) => Ok(*doc),
+        Built::AtCut(_) => unreachable!("run to the end of the input"),
+    }
+}
+
+/// Runs a prepared tree builder until its tokenizer has reached `until`
+/// (at or past it: a token may straddle it), or to the end of `input` and
+/// its end of file when `until` is the input's length or the input ends
+/// first; refuses as [`run`] does.
+pub(super) fn run_to(
+    prepared: Prepared,
+    input: &str,
+    until: usize,
+    stop: &AtomicBool,
+) -> Result<Built, Unbuilt> {
     let Prepared {
         mut builder,
         mut core,
     } = prepared;
     let mut tokens = 0usize;
     loop {
+        if until < input.len() && core.pos >= until {
+            return Ok(Built::AtCut(Box::new(Prepared { builder, core })));
+        }
         match core.step_driven(input, true) {
             Step::Token(token) => process_token(&mut builder, token, input, 0),
             Step::End => break,
@@ -474,14 +516,14 @@ pub(super) fn run(prepared: Prepared, input: &str, stop: &AtomicBool) -> Result<
         return Err(Unbuilt::Rejected(TreeRejection::ReachedContext));
     }
     let (sink, errors) = builder.into_parts();
-    Ok(sink.dom.finish(errors, Vec::new()))
+    Ok(Built::ToEnd(Box::new(sink.dom.finish(errors, Vec::new()))))
 }
 
 /// The guess checked against the true state at the cut (module doc):
 /// the nodes each stand-in stands for, the worker's root first, or why
 /// the guess was wrong.
-pub(super) fn adoptable(
-    builder: &TreeBuilder<DomSink>,
+pub(super) fn adoptable<S: TreeSink<Handle = NodeId>>(
+    builder: &TreeBuilder<S>,
     core: &Core,
     cut: usize,
     spec: &Guess,

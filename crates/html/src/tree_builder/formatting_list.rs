@@ -185,6 +185,11 @@ impl<H: Copy + Eq> FormattingList<H> {
         }
         self.entries.retain(|e| *e != Formatting::Hole);
         self.holes = 0;
+        self.reindex();
+    }
+
+    /// Builds `by_attrs` again from the entries.
+    fn reindex(&mut self) {
         self.by_attrs.clear();
         for (at, e) in self.entries.iter().enumerate() {
             if let Formatting::Element(e) = e
@@ -229,6 +234,24 @@ impl<H: Copy + Eq> FormattingList<H> {
     pub(crate) fn equal_after_marker(&self, name: LocalName, attrs: u64) -> &[u32] {
         let key = (self.current_section(), name, attrs);
         self.by_attrs.get(&key).map_or(&[], Vec::as_slice)
+    }
+
+    /// Moves every element's node by `node` (into another document, whose
+    /// sink fingerprints attributes with its own seed): the fingerprints
+    /// of the names counted by fingerprint are taken again with
+    /// `fingerprint` of the moved node, and the index rebuilt. Positions,
+    /// markers and holes stay.
+    pub(crate) fn relocate(&mut self, node: impl Fn(H) -> H, fingerprint: impl Fn(H) -> u64) {
+        for entry in &mut self.entries {
+            if let Formatting::Element(e) = entry {
+                e.node = node(e.node);
+                let counted = self.sections[e.section as usize].counted;
+                if counted & (1 << formatting_index(e.name)) != 0 {
+                    e.attrs = fingerprint(e.node);
+                }
+            }
+        }
+        self.reindex();
     }
 
     /// Appends an element after the last marker.

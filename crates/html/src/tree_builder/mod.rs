@@ -61,6 +61,7 @@ mod table;
 mod tag_sets;
 mod template;
 mod text;
+mod transplant;
 
 pub use bytes::parse_bytes;
 pub(crate) use bytes::{parse_bytes_determined, parse_watching};

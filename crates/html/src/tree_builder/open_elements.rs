@@ -450,6 +450,21 @@ impl<H: Copy> OpenElements<H> {
         }
     }
 
+    /// The same stack with every entry mapped by `f` (its node moved to
+    /// another document, its name renumbered for another tree builder):
+    /// the entries pushed again in order, holes included, so that every
+    /// position stays what it was.
+    pub(crate) fn relocated<G: Copy>(
+        &self,
+        mut f: impl FnMut(Open<H>) -> Open<G>,
+    ) -> OpenElements<G> {
+        let mut moved = OpenElements::default();
+        for open in &self.items {
+            moved.push(f(*open));
+        }
+        moved
+    }
+
     /// Pops the current node.
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<Open<H>> {

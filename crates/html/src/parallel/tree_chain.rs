@@ -1,0 +1,402 @@
+//! Tree speculation chained over several chunks: each chunk's tree built
+//! by a worker of its own from a context guessed at its start, up to the
+//! next chunk's start; each checked, in input order, against the true
+//! state there — the calling thread's, or that of the chunk before once it
+//! was adopted.
+//!
+//! # What runs where
+//!
+//! The input is cut at `k` places (`tree_side::tree_cuts`). Worker `j`
+//! guesses the context at cut `j` and builds from there as
+//! `tree_speculation.rs` does for one chunk — but stops at cut `j + 1`,
+//! keeping its tree builder and tokenizer as they are there (the last
+//! worker runs to the end of the input and its end of file). The calling
+//! thread parses up to the first cut. Then, at each cut in turn, the
+//! *truth* — the tree builder whose state is the true one there — is the
+//! calling thread's own, or the stopped builder of the chunk before:
+//!
+//! - if chunk `j`'s guess agrees with the truth's state (the whole-state
+//!   comparison of `tree_speculation::adoptable`, names compared as
+//!   strings) and its worker built without reaching into its context,
+//!   chunk `j`'s builder becomes the truth. The chunk before it, if it was
+//!   one, is adopted into the calling thread's document now
+//!   (`DomSink::adopt_part`), since the nodes chunk `j`'s stand-ins stand
+//!   for are known only then: each is a node of the truth's document,
+//!   mapped to where it went;
+//! - if not, the calling thread parses on from the cut; where the truth
+//!   was a chunk's builder, that chunk is adopted and its builder's whole
+//!   state moved into the calling thread's (`TreeBuilder::take_over`:
+//!   nodes mapped, names renumbered, fingerprints taken again) together
+//!   with its tokenizer.
+//!
+//! # Why the tree is the sequential one
+//!
+//! By induction over the cuts: *at each cut, the truth's state is the
+//! sequential parser's there, with each node replaced by the node of the
+//! calling thread's document it is or will be adopted as.* At the first
+//! cut the truth is the calling thread, which parsed sequentially. If
+//! chunk `j`'s guess agrees with the truth at cut `j`, the one-chunk
+//! argument of `tree_speculation.rs` makes its builder's operations from
+//! there the sequential ones, each stand-in in place of the true node —
+//! so its state at cut `j + 1` is the sequential state there, each node
+//! replaced. If not, the calling thread continues from the truth's state
+//! (its own, or one moved into it node for node), which is the
+//! sequential state by the induction hypothesis. Adopting a chunk gives
+//! each stand-in's gains to its true node as in the one-chunk case; the
+//! true nodes are in the document by then (adopted in input order). Debug
+//! builds check every parse that adopted a chunk against a sequential
+//! parse of the input.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::end_tag_scan::TagScan;
+use super::tree_speculation::{self, Built, Guess, Prepared, TreeRejection, Unbuilt};
+use super::{SpeculationStats, TreeSpeculationStats, driven_core};
+use crate::dom::{Adopted, Document, DomSink, NodeId};
+use crate::tokenizer::{Core, Step, TextMode};
+use crate::tree_builder::{
+    ParseOptions, TreeBuilder, after_token, finish, process_eof, process_token,
+};
+
+/// One worker's side: what it says, and the flags it shares.
+struct Worker {
+    cut: usize,
+    flags: Arc<Flags>,
+    guess: Receiver<Result<(Guess, Duration, Duration), TreeRejection>>,
+    built: Receiver<Result<(Built, Duration), Unbuilt>>,
+}
+
+/// What a worker and the calling thread share.
+#[derive(Default)]
+struct Flags {
+    started: AtomicBool,
+    stop: AtomicBool,
+}
+
+/// A chunk found adoptable at its cut: its tree, and its stand-ins, each
+/// with the truth's node it stands for.
+struct Accepted {
+    built: Built,
+    pairs: Vec<(NodeId, NodeId)>,
+    last_stand_in: u32,
+}
+
+/// An adopted chunk's builder, stopped at the next cut: the truth there.
+struct Part {
+    prepared: Box<Prepared>,
+    /// Its stand-ins, each with the calling thread's node it stands for.
+    stand_ins: Vec<(NodeId, NodeId)>,
+    last_stand_in: u32,
+}
+
+impl Part {
+    /// Adopts the part's document into `main`'s; the map from its node ids
+    /// to `main`'s, and its builder and tokenizer.
+    fn adopt(
+        mut self,
+        main: &mut TreeBuilder<DomSink>,
+        source: &Arc<String>,
+    ) -> (NodeMap, TreeBuilder<tree_speculation::SpecSink>, Core) {
+        let placeholder = DomSink::sharing(Arc::clone(source), false);
+        let dom = std::mem::replace(&mut self.prepared.builder.sink.dom, placeholder);
+        let adopted = main
+            .sink
+            .adopt_part(dom, &self.stand_ins, self.last_stand_in);
+        let mut targets = vec![NodeId::ROOT; self.last_stand_in as usize + 1];
+        for &(stand_in, target) in &self.stand_ins {
+            targets[stand_in.index()] = target;
+        }
+        let map = NodeMap { targets, adopted };
+        (map, self.prepared.builder, self.prepared.core)
+    }
+}
+
+/// Where an adopted part's nodes went.
+struct NodeMap {
+    /// Per stand-in (and the root, 0), the node it stands for.
+    targets: Vec<NodeId>,
+    adopted: Adopted,
+}
+
+impl NodeMap {
+    fn get(&self, id: NodeId) -> NodeId {
+        match self.targets.get(id.index()) {
+            Some(&target) => target,
+            None => self.adopted.id(id).expect("a node of the part"),
+        }
+    }
+}
+
+/// Parses `input` with the trees of the chunks from each of `cuts` (at
+/// least one, increasing, inside the input) built by workers from guessed
+/// contexts, chained (module doc). With `source`, `input` is its text.
+pub(super) fn parse_chaining_trees(
+    input: &str,
+    options: &ParseOptions,
+    cuts: &[usize],
+    source: Option<Arc<String>>,
+) -> (Document, SpeculationStats) {
+    let began = Instant::now();
+    let source = source.unwrap_or_else(|| Arc::new(input.to_owned()));
+    let shared_cuts: Arc<[usize]> = cuts.into();
+    let scans: Arc<[OnceLock<Vec<String>>]> = cuts.iter().map(|_| OnceLock::new()).collect();
+    // The last chunk's worker first: the others compose their guesses
+    // with its scan.
+    let mut workers: Vec<Worker> = (0..cuts.len())
+        .rev()
+        .map(|j| spawn_worker(&source, &shared_cuts, &scans, j, options, began))
+        .collect();
+    workers.reverse();
+    let mut stats = SpeculationStats::sequential(input.len());
+    stats.bytes_tokenized = 0;
+    stats.chunks = cuts.len();
+    let mut chunks: Vec<TreeSpeculationStats> = Vec::with_capacity(cuts.len());
+    let mut sink = DomSink::sharing(Arc::clone(&source), false);
+    sink.doc.reserve_for_input(input.len());
+    let mut main = TreeBuilder::new(sink, options.scripting, false);
+    let mut core = driven_core(options);
+    let mut truth: Option<Part> = None;
+    let mut ended = false;
+    for worker in &workers {
+        let mut chunk = TreeSpeculationStats {
+            cut: worker.cut,
+            ..TreeSpeculationStats::default()
+        };
+        if truth.is_none() {
+            let from = core.pos;
+            ended = run_main(&mut main, &mut core, input, worker.cut);
+            stats.bytes_tokenized += (core.pos - from) as u64;
+            if ended {
+                chunk.rejection = Some(TreeRejection::Tokenizer);
+                chunks.push(chunk);
+                break;
+            }
+        }
+        chunk.timeline.reached_cut = Some(began.elapsed());
+        let settled = match &truth {
+            None => settle(worker, &main, &core, &mut chunk, began),
+            Some(part) => {
+                let p = &part.prepared;
+                settle(worker, &p.builder, &p.core, &mut chunk, began)
+            }
+        };
+        match settled {
+            Ok(Accepted {
+                built,
+                pairs,
+                last_stand_in,
+            }) => {
+                let map = truth.take().map(|part| part.adopt(&mut main, &source).0);
+                let stand_ins: Vec<(NodeId, NodeId)> = pairs
+                    .into_iter()
+                    .map(|(stand_in, node)| (stand_in, map.as_ref().map_or(node, |m| m.get(node))))
+                    .collect();
+                chunk.adopted = true;
+                match built {
+                    Built::ToEnd(doc) => {
+                        main.sink
+                            .doc
+                            .adopt_speculated(*doc, &stand_ins, last_stand_in);
+                        chunk.bytes_adopted = (input.len() - worker.cut) as u64;
+                        chunk.timeline.adopted = Some(began.elapsed());
+                        chunks.push(chunk);
+                        ended = true;
+                        break;
+                    }
+                    Built::AtCut(prepared) => {
+                        chunk.bytes_adopted = (prepared.core.pos - worker.cut) as u64;
+                        truth = Some(Part {
+                            prepared,
+                            stand_ins,
+                            last_stand_in,
+                        });
+                    }
+                }
+            }
+            Err(why) => {
+                worker.flags.stop.store(true, Ordering::Relaxed);
+                chunk.rejection = Some(why);
+                if let Some(part) = truth.take() {
+                    let (map, builder, part_core) = part.adopt(&mut main, &source);
+                    main.take_over(builder, |id| map.get(id));
+                    core = part_core;
+                }
+            }
+        }
+        chunks.push(chunk);
+    }
+    for worker in &workers {
+        worker.flags.stop.store(true, Ordering::Relaxed);
+    }
+    if !ended {
+        // The rest after the last cut, on the calling thread.
+        debug_assert!(truth.is_none(), "the last chunk runs to the end");
+        let from = core.pos;
+        run_main(&mut main, &mut core, input, input.len());
+        stats.bytes_tokenized += (input.len() - from) as u64;
+    }
+    let doc = finish(main, core);
+    let mut chunks = chunks.into_iter();
+    stats.tree = chunks.next().unwrap_or_default();
+    stats.tree_chain = chunks.collect();
+    #[cfg(debug_assertions)]
+    if stats.trees_adopted() > 0 {
+        assert!(
+            doc.dump() == crate::parse_document(input, options).dump(),
+            "a tree adopted chunk by chunk is the sequential one (cuts at {cuts:?})"
+        );
+    }
+    (doc, stats)
+}
+
+/// Starts the worker of chunk `j` (from `cuts[j]` to the next cut, or the
+/// end) on rayon's current pool.
+fn spawn_worker(
+    source: &Arc<String>,
+    cuts: &Arc<[usize]>,
+    scans: &Arc<[OnceLock<Vec<String>>]>,
+    j: usize,
+    options: &ParseOptions,
+    began: Instant,
+) -> Worker {
+    let flags = Arc::new(Flags::default());
+    let (guess_tx, guess) = sync_channel(1);
+    let (built_tx, built) = sync_channel(1);
+    let (source, options, shared) = (Arc::clone(source), options.clone(), Arc::clone(&flags));
+    let (cuts, scans) = (Arc::clone(cuts), Arc::clone(scans));
+    let cut = cuts[j];
+    rayon::spawn(move || {
+        let worker_began = began.elapsed();
+        shared.started.store(true, Ordering::Release);
+        if shared.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let input = source.as_str();
+        let stop = &shared.stop;
+        let Some(unmatched) = scan_from(input, &cuts, &scans, j, options.scripting, stop) else {
+            return;
+        };
+        let until = cuts.get(j + 1).copied().unwrap_or(input.len());
+        match tree_speculation::prepare_guessed(input, &source, cut, &options, false, unmatched) {
+            Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
+            Err(Unbuilt::Stopped) => {}
+            Ok((prepared, guess)) => {
+                if guess_tx
+                    .send(Ok((guess, worker_began, began.elapsed())))
+                    .is_ok()
+                {
+                    let built = tree_speculation::run_to(prepared, input, until, stop);
+                    let _ = built_tx.send(built.map(|b| (b, began.elapsed())));
+                }
+            }
+        }
+    });
+    Worker {
+        cut,
+        flags,
+        guess,
+        built,
+    }
+}
+
+/// The end tags after `cuts[j]` that close no element opened after it,
+/// for chunk `j`'s guess, without a scan to the end of the input: the
+/// worker scans its own chunk and composes that with what the next
+/// chunk's worker found from its cut on (`scans`, where each worker puts
+/// its answer); where that is not there yet when it gets to the next cut,
+/// it scans on through the next chunk and asks the one after, and so on —
+/// never waiting, so that workers queued behind busy ones cannot hold it
+/// up. Puts its answer in `scans[j]`; `None` if told to stop.
+fn scan_from(
+    input: &str,
+    cuts: &[usize],
+    scans: &[OnceLock<Vec<String>>],
+    j: usize,
+    scripting: bool,
+    stop: &AtomicBool,
+) -> Option<Vec<String>> {
+    let stopped = || stop.load(Ordering::Relaxed);
+    let mut scan = TagScan::new(input, cuts[j], scripting);
+    let mut next = j + 1;
+    let unmatched = loop {
+        let Some(&to) = cuts.get(next) else {
+            scan.run_to(input.len(), stopped)?;
+            break scan.into_unmatched();
+        };
+        scan.run_to(to, stopped)?;
+        if scan.position() == to
+            && let Some(rest) = scans[next].get()
+        {
+            break scan.compose(rest);
+        }
+        next += 1;
+    };
+    let _ = scans[j].set(unmatched.clone());
+    Some(unmatched)
+}
+
+/// Runs the calling thread's builder until its tokenizer is at or past
+/// `until` (or, when `until` is the input's length, to the end and its end
+/// of file); true if the input ended.
+fn run_main(
+    builder: &mut TreeBuilder<DomSink>,
+    core: &mut Core,
+    input: &str,
+    until: usize,
+) -> bool {
+    while core.pos < until || until == input.len() {
+        match core.step_driven(input, true) {
+            Step::Token(token) => process_token(builder, token, input, 0),
+            Step::End => {
+                process_eof(builder, input.len());
+                return true;
+            }
+            Step::NeedMore => unreachable!("a whole input never needs more"),
+        }
+        after_token(builder, core);
+    }
+    false
+}
+
+/// At a worker's cut: its tree and the stand-in pairs (each with the
+/// truth's node) if its guess agrees with the truth's state and it built
+/// without reaching into its context, else why not. A wrong tokenizer
+/// state, and a worker not yet started, are seen without waiting.
+fn settle<S: crate::TreeSink<Handle = NodeId>>(
+    worker: &Worker,
+    builder: &TreeBuilder<S>,
+    core: &Core,
+    chunk: &mut TreeSpeculationStats,
+    began: Instant,
+) -> Result<Accepted, TreeRejection> {
+    if core.pos != worker.cut || core.boundary_mode() != TextMode::Data {
+        return Err(TreeRejection::Tokenizer);
+    }
+    if !worker.flags.started.load(Ordering::Acquire) {
+        return Err(TreeRejection::NotStarted);
+    }
+    let (guess, worker_began, guessed) = worker
+        .guess
+        .recv()
+        .unwrap_or(Err(TreeRejection::NotStarted))?;
+    chunk.timeline.worker_began = Some(worker_began);
+    chunk.timeline.guessed = Some(guessed);
+    chunk.guessed_depth = guess.depth();
+    let pairs = tree_speculation::adoptable(builder, core, worker.cut, &guess)?;
+    match worker.built.recv() {
+        Ok(Ok((built, at))) => {
+            chunk.timeline.built = Some(at);
+            chunk.timeline.received = Some(began.elapsed());
+            Ok(Accepted {
+                built,
+                pairs,
+                last_stand_in: guess.last_stand_in,
+            })
+        }
+        Ok(Err(Unbuilt::Rejected(why))) => Err(why),
+        Ok(Err(Unbuilt::Stopped)) | Err(_) => Err(TreeRejection::NotStarted),
+    }
+}
