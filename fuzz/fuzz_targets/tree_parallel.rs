@@ -11,7 +11,9 @@
 //! of a rayon pool, where no worker can start before it ends: with the
 //! parser's own starts it then parses sequentially, with the cuts the
 //! calling thread passes every chunk itself; bit 3 tree speculation, the
-//! tree after the last cut built from a guess), a count byte (low 3 bits:
+//! tree after each cut built from a guess, chained over several cuts:
+//! each chunk checked against the adopted one before it, or taken over
+//! from it by the calling thread), a count byte (low 3 bits:
 //! how many cuts follow), each cut as a little-endian `u16` byte offset,
 //! then the text (invalid UTF-8 replaced; cuts off a character boundary or
 //! out of order are ignored by the parser).
@@ -61,7 +63,7 @@ fuzz_target!(|data: &[u8]| {
         parse()
     };
     assert_eq!(
-        stats.bytes_reused + stats.bytes_tokenized + stats.tree.bytes_adopted,
+        stats.bytes_reused + stats.bytes_tokenized + stats.bytes_adopted(),
         text.len() as u64,
         "{stats:?}"
     );

@@ -248,7 +248,9 @@ pub struct TreeArgs {
     /// With two threads or more, build the tree of the page's second half
     /// on another thread from a context guessed at a cut, and keep it if
     /// the guess was the true state there (else that half is parsed
-    /// again); the tree is the same either way.
+    /// again); with more threads, one chunk per thread, each checked
+    /// against the state the chunk before it left. The tree is the same
+    /// either way.
     #[arg(long)]
     pub tree_speculation: bool,
 

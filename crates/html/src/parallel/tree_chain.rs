@@ -280,7 +280,8 @@ fn spawn_worker(
             return;
         };
         let until = cuts.get(j + 1).copied().unwrap_or(input.len());
-        match tree_speculation::prepare_guessed(input, &source, cut, &options, false, unmatched) {
+        let chunk = cut..until;
+        match tree_speculation::prepare_guessed(input, &source, chunk, &options, false, unmatched) {
             Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
             Err(Unbuilt::Stopped) => {}
             Ok((prepared, guess)) => {

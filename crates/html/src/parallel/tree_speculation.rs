@@ -387,19 +387,29 @@ pub(super) fn prepare(
     let stopped = || stop.load(Ordering::Relaxed);
     let unmatched = super::end_tag_scan::unmatched_end_tags(input, cut, options.scripting, stopped)
         .ok_or(Unbuilt::Stopped)?;
-    prepare_guessed(input, source, cut, options, watch_meta_encoding, unmatched)
+    let end = input.len();
+    prepare_guessed(
+        input,
+        source,
+        cut..end,
+        options,
+        watch_meta_encoding,
+        unmatched,
+    )
 }
 
-/// [`prepare`] with the end tags after the cut that close no element
-/// opened after it already found (`end_tag_scan.rs`).
+/// [`prepare`] for the chunk `chunk` (its document's arena sized for
+/// it), with the end tags after its start that close no element opened
+/// after it already found (`end_tag_scan.rs`).
 pub(super) fn prepare_guessed(
     input: &str,
     source: &Arc<String>,
-    cut: usize,
+    chunk: std::ops::Range<usize>,
     options: &ParseOptions,
     watch_meta_encoding: bool,
     unmatched: Vec<String>,
 ) -> Result<(Prepared, Guess), Unbuilt> {
+    let cut = chunk.start;
     let quirks = document_quirks(input, source, options);
     let guess = super::probe::guess_from_unmatched(unmatched);
     if guess.iter().any(|(ns, name)| unguessable(*ns, name)) {
@@ -410,7 +420,7 @@ pub(super) fn prepare_guessed(
         last_stand_in: 0,
         reached: Cell::new(false),
     };
-    sink.dom.doc.reserve_for_input(input.len() - cut);
+    sink.dom.doc.reserve_for_input(chunk.len());
     let mut builder = TreeBuilder::new(sink, options.scripting, false);
     builder.watch_meta_encoding = watch_meta_encoding;
     // The stand-ins: `html`, its `head` and `body` (nodes 1, 2, 3), then
