@@ -18,16 +18,18 @@
 //! - if chunk `j`'s guess agrees with the truth's state (the whole-state
 //!   comparison of `tree_speculation::adoptable`, names compared as
 //!   strings) and its worker built without reaching into its context,
-//!   chunk `j`'s builder becomes the truth. The chunk before it, if it was
-//!   one, is adopted into the calling thread's document now
-//!   (`DomSink::adopt_part`), since the nodes chunk `j`'s stand-ins stand
-//!   for are known only then: each is a node of the truth's document,
-//!   mapped to where it went;
+//!   chunk `j` is adopted into the calling thread's document at once
+//!   (`DomSink::adopt_part`): each of its stand-ins stands for a node of
+//!   the truth's document, which is in the calling thread's (adopted
+//!   before, and mapped to where it went). Its builder becomes the truth;
 //! - if not, the calling thread parses on from the cut; where the truth
-//!   was a chunk's builder, that chunk is adopted and its builder's whole
-//!   state moved into the calling thread's (`TreeBuilder::take_over`:
-//!   nodes mapped, names renumbered, fingerprints taken again) together
-//!   with its tokenizer.
+//!   was a chunk's builder, its whole state moves into the calling
+//!   thread's (`TreeBuilder::take_over`: nodes mapped to where they went,
+//!   names renumbered, fingerprints taken again) together with its
+//!   tokenizer.
+//!
+//! So an adoption waits only for its own chunk's tree and the settling of
+//! the chunk before, as `spinneret-bench hpar-model` schedules it.
 //!
 //! # Why the tree is the sequential one
 //!
@@ -84,33 +86,33 @@ struct Accepted {
     last_stand_in: u32,
 }
 
-/// An adopted chunk's builder, stopped at the next cut: the truth there.
+/// An adopted chunk's builder, stopped at the next cut (the truth there),
+/// and where its nodes went.
 struct Part {
     prepared: Box<Prepared>,
-    /// Its stand-ins, each with the calling thread's node it stands for.
-    stand_ins: Vec<(NodeId, NodeId)>,
-    last_stand_in: u32,
+    map: NodeMap,
 }
 
 impl Part {
-    /// Adopts the part's document into `main`'s; the map from its node ids
-    /// to `main`'s, and its builder and tokenizer.
+    /// Adopts the document of the chunk `prepared` built into `main`'s:
+    /// `stand_ins` pairs each of its stand-ins with the node of `main`'s
+    /// document it stands for.
     fn adopt(
-        mut self,
+        mut prepared: Box<Prepared>,
+        stand_ins: &[(NodeId, NodeId)],
+        last_stand_in: u32,
         main: &mut TreeBuilder<DomSink>,
         source: &Arc<String>,
-    ) -> (NodeMap, TreeBuilder<tree_speculation::SpecSink>, Core) {
+    ) -> Part {
         let placeholder = DomSink::sharing(Arc::clone(source), false);
-        let dom = std::mem::replace(&mut self.prepared.builder.sink.dom, placeholder);
-        let adopted = main
-            .sink
-            .adopt_part(dom, &self.stand_ins, self.last_stand_in);
-        let mut targets = vec![NodeId::ROOT; self.last_stand_in as usize + 1];
-        for &(stand_in, target) in &self.stand_ins {
+        let dom = std::mem::replace(&mut prepared.builder.sink.dom, placeholder);
+        let adopted = main.sink.adopt_part(dom, stand_ins, last_stand_in);
+        let mut targets = vec![NodeId::ROOT; last_stand_in as usize + 1];
+        for &(stand_in, target) in stand_ins {
             targets[stand_in.index()] = target;
         }
         let map = NodeMap { targets, adopted };
-        (map, self.prepared.builder, self.prepared.core)
+        Part { prepared, map }
     }
 }
 
@@ -189,11 +191,13 @@ pub(super) fn parse_chaining_trees(
                 pairs,
                 last_stand_in,
             }) => {
-                let map = truth.take().map(|part| part.adopt(&mut main, &source).0);
-                let stand_ins: Vec<(NodeId, NodeId)> = pairs
-                    .into_iter()
-                    .map(|(stand_in, node)| (stand_in, map.as_ref().map_or(node, |m| m.get(node))))
-                    .collect();
+                let stand_ins: Vec<(NodeId, NodeId)> = match &truth {
+                    None => pairs,
+                    Some(part) => pairs
+                        .into_iter()
+                        .map(|(stand_in, node)| (stand_in, part.map.get(node)))
+                        .collect(),
+                };
                 chunk.adopted = true;
                 match built {
                     Built::ToEnd(doc) => {
@@ -208,21 +212,23 @@ pub(super) fn parse_chaining_trees(
                     }
                     Built::AtCut(prepared) => {
                         chunk.bytes_adopted = (prepared.core.pos - worker.cut) as u64;
-                        truth = Some(Part {
-                            prepared,
-                            stand_ins,
-                            last_stand_in,
-                        });
+                        // Adopted at once (its builder stays, the truth at
+                        // the next cut), so that the next chunk's
+                        // adoption waits for no other.
+                        let part =
+                            Part::adopt(prepared, &stand_ins, last_stand_in, &mut main, &source);
+                        chunk.timeline.adopted = Some(began.elapsed());
+                        truth = Some(part);
                     }
                 }
             }
             Err(why) => {
                 worker.flags.stop.store(true, Ordering::Relaxed);
                 chunk.rejection = Some(why);
-                if let Some(part) = truth.take() {
-                    let (map, builder, part_core) = part.adopt(&mut main, &source);
+                if let Some(Part { prepared, map }) = truth.take() {
+                    let Prepared { builder, core: at } = *prepared;
                     main.take_over(builder, |id| map.get(id));
-                    core = part_core;
+                    core = at;
                 }
             }
         }
