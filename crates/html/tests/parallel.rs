@@ -287,11 +287,12 @@ fn owned_bytes_give_the_same_document() {
     assert!(inputs.len() > 100, "{} inputs", inputs.len());
     let sniffer = Sniffer::new(Policy::Crawler);
     let options = ParseOptions::default();
-    let pool = pool(2);
+    let pool = pool(4);
     for (name, bytes) in &inputs {
         let (want, want_det) = parse_bytes(bytes, &sniffer, &options);
         let want = want.dump();
-        for parallel in [threads(1), threads(2), tree(threads(2))] {
+        // (Trees chained over three chunks at 4 threads.)
+        for parallel in [threads(1), threads(2), tree(threads(2)), tree(threads(4))] {
             // From bytes lent (decoded in pieces on the pool where the
             // encoding is a legacy one) and from bytes given away.
             let lent = pool.install(|| parse_bytes_parallel(bytes, &sniffer, &options, &parallel));
@@ -339,12 +340,25 @@ fn a_late_meta_that_changes_the_encoding() {
             .repeat(4000)
             .as_bytes(),
     );
+    // The same with a `<meta>` that keeps the encoding (the parse goes on)
+    // and one that changes it (parsed again), in the middle of a chain too.
+    let mut keeps = late.clone();
     late.extend_from_slice(b"<meta charset=windows-1252><p>\xe9");
-    let (sequential, det) = parse_bytes(&late, &sniffer, &options);
-    let (doc, pdet) =
-        pool(2).install(|| parse_bytes_parallel(&late, &sniffer, &options, &tree(threads(2))));
-    assert_eq!(pdet.encoding, det.encoding);
-    assert!(doc.dump() == sequential.dump(), "a <meta> after the cut");
+    keeps.extend_from_slice(b"<meta charset=utf-8><p>\xc3\xa9");
+    keeps.extend_from_slice("<div><p>more <i>text</i></p></div>".repeat(4000).as_bytes());
+    for page in [&late, &keeps] {
+        let (sequential, det) = parse_bytes(page, &sniffer, &options);
+        for n in [2, 4] {
+            let (doc, pdet) = pool(n)
+                .install(|| parse_bytes_parallel(page, &sniffer, &options, &tree(threads(n))));
+            assert_eq!(pdet.encoding, det.encoding);
+            assert_eq!(pdet.confidence, det.confidence);
+            assert!(
+                doc.dump() == sequential.dump(),
+                "a <meta> after the cut, {n} threads"
+            );
+        }
+    }
 }
 
 #[test]

@@ -172,7 +172,7 @@ pub use feed::SpeculationStats;
 use feed::{Feed, Stream, drive_speculative};
 pub use probe::{CutProbe, SpeculationProbe, probe_cut, probe_tree_speculation};
 use record::Block;
-use tree_chain::parse_chaining_trees;
+use tree_chain::{parse_chaining_trees, parse_chaining_trees_watching};
 use tree_side::{parse_speculating_tree, tree_cuts};
 pub use tree_speculation::{TreeRejection, TreeSpeculationStats, TreeTimeline};
 
@@ -212,8 +212,7 @@ pub struct ParallelOptions {
     /// offsets that are not inside the input or not on a character
     /// boundary are ignored). For tests and experiments. With
     /// [`ParallelOptions::tree_speculation`], each of them begins a chunk
-    /// whose tree a worker builds, chained where there are several (but
-    /// where a `<meta>` may still change the encoding: then the last only).
+    /// whose tree a worker builds, chained where there are several.
     pub cuts: Option<Vec<usize>>,
     /// Build the tree of the input's second half on a worker, from a
     /// context guessed at the cut, and adopt it when the guess was the
@@ -471,10 +470,9 @@ fn parse_decoded(
         true => tree_cuts(text, parallel),
         false => Vec::new(),
     };
-    // A chain of chunks where no `<meta>` can change the encoding (else
-    // the one chunk whose worker watches for it).
-    if cuts.len() > 1 && det.confidence != spinneret_encoding::Confidence::Tentative {
-        return Some(parse_chaining_trees(text, options, &cuts, source).0);
+    if cuts.len() > 1 {
+        let watch = (bytes, lent, det);
+        return parse_chaining_trees_watching(watch, text, source, options, &cuts);
     }
     match cuts.last().copied() {
         Some(cut) => {

@@ -60,8 +60,10 @@ use super::{SpeculationStats, TreeSpeculationStats, driven_core};
 use crate::dom::{Adopted, Document, DomSink, NodeId};
 use crate::tokenizer::{Core, Step, TextMode};
 use crate::tree_builder::{
-    ParseOptions, TreeBuilder, after_token, finish, process_eof, process_token,
+    ParseOptions, Stopped, TreeBuilder, after_token, finish, parse_watching, process_eof,
+    process_token,
 };
+use spinneret_encoding::Determination;
 
 /// One worker's side: what it says, and the flags it shares.
 struct Worker {
@@ -141,45 +143,182 @@ pub(super) fn parse_chaining_trees(
     cuts: &[usize],
     source: Option<Arc<String>>,
 ) -> (Document, SpeculationStats) {
-    let began = Instant::now();
     let source = source.unwrap_or_else(|| Arc::new(input.to_owned()));
-    let shared_cuts: Arc<[usize]> = cuts.into();
-    let scans: Arc<[OnceLock<Vec<String>>]> = cuts.iter().map(|_| OnceLock::new()).collect();
-    // The last chunk's worker first: the others compose their guesses
-    // with its scan.
-    let mut workers: Vec<Worker> = (0..cuts.len())
-        .rev()
-        .map(|j| spawn_worker(&source, &shared_cuts, &scans, j, options, began))
-        .collect();
-    workers.reverse();
-    let mut stats = SpeculationStats::sequential(input.len());
-    stats.bytes_tokenized = 0;
-    stats.chunks = cuts.len();
-    let mut chunks: Vec<TreeSpeculationStats> = Vec::with_capacity(cuts.len());
-    let mut sink = DomSink::sharing(Arc::clone(&source), false);
-    sink.doc.reserve_for_input(input.len());
+    let mut chain = Chain::start(input, options, cuts, &source, false);
+    let sink = DomSink::sharing(Arc::clone(&source), false);
     let mut main = TreeBuilder::new(sink, options.scripting, false);
     let mut core = driven_core(options);
-    let mut truth: Option<Part> = None;
-    let mut ended = false;
-    for worker in &workers {
+    while !matches!(chain.drive(&mut main, &mut core, input), Stopped::End) {}
+    let doc = finish(main, core);
+    let stats = chain.finish();
+    check_adopted(&doc, input, options, &stats);
+    (doc, stats)
+}
+
+/// [`parse_chaining_trees`] of `text`, decoded from `bytes` (`lent`:
+/// borrowed from them) with `det`'s encoding, as `parse_watching` runs a
+/// parse: `None` where a `<meta>` changes the encoding. While the encoding
+/// is tentative, a chunk whose worker meets a `<meta>` that declares one
+/// is not adopted (the calling thread parses it, and decides).
+pub(super) fn parse_chaining_trees_watching(
+    (bytes, lent, det): (&[u8], bool, &mut Determination),
+    text: &str,
+    source: Option<Arc<String>>,
+    options: &ParseOptions,
+    cuts: &[usize],
+) -> Option<Document> {
+    let source = source.unwrap_or_else(|| Arc::new(text.to_owned()));
+    let tentative = det.confidence == spinneret_encoding::Confidence::Tentative;
+    let mut chain = Chain::start(text, options, cuts, &source, tentative);
+    let mut run = |builder: &mut TreeBuilder<DomSink>, core: &mut Core, text: &str| {
+        chain.drive(builder, core, text)
+    };
+    let doc = parse_watching(
+        bytes,
+        text,
+        Arc::clone(&source),
+        lent,
+        det,
+        options,
+        &mut run,
+    );
+    let stats = chain.finish();
+    if let Some(doc) = &doc {
+        check_adopted(doc, text, options, &stats);
+    }
+    doc
+}
+
+/// Debug builds: a parse that adopted a chunk gave the sequential tree.
+fn check_adopted(doc: &Document, input: &str, options: &ParseOptions, stats: &SpeculationStats) {
+    #[cfg(debug_assertions)]
+    if stats.trees_adopted() > 0 {
+        let cuts: Vec<usize> = std::iter::once(&stats.tree)
+            .chain(&stats.tree_chain)
+            .map(|c| c.cut)
+            .collect();
+        assert!(
+            doc.dump() == crate::parse_document(input, options).dump(),
+            "a tree adopted chunk by chunk is the sequential one (cuts at {cuts:?})"
+        );
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = (doc, input, options, stats);
+}
+
+/// The calling thread's side of a chained speculation, resumable after a
+/// `<meta>` stopped it (module doc).
+struct Chain<'a> {
+    input: &'a str,
+    source: Arc<String>,
+    workers: Vec<Worker>,
+    began: Instant,
+    /// The next worker whose chunk is settled.
+    next: usize,
+    /// The adopted chunk whose builder is the truth at the next cut
+    /// (`None`: the calling thread's).
+    truth: Option<Part>,
+    /// The input has ended (an adopted chunk's tree ran to its end).
+    ended: bool,
+    chunks: Vec<TreeSpeculationStats>,
+    stats: SpeculationStats,
+}
+
+impl<'a> Chain<'a> {
+    /// Starts a worker per cut (the last chunk's first: the others
+    /// compose their guesses with its scan).
+    fn start(
+        input: &'a str,
+        options: &ParseOptions,
+        cuts: &[usize],
+        source: &Arc<String>,
+        watch_meta: bool,
+    ) -> Chain<'a> {
+        let began = Instant::now();
+        let shared_cuts: Arc<[usize]> = cuts.into();
+        let scans: Arc<[OnceLock<Vec<String>>]> = cuts.iter().map(|_| OnceLock::new()).collect();
+        let mut workers: Vec<Worker> = (0..cuts.len())
+            .rev()
+            .map(|j| spawn_worker(source, &shared_cuts, &scans, j, options, watch_meta, began))
+            .collect();
+        workers.reverse();
+        let mut stats = SpeculationStats::sequential(input.len());
+        stats.bytes_tokenized = 0;
+        stats.chunks = cuts.len();
+        Chain {
+            input,
+            source: Arc::clone(source),
+            workers,
+            began,
+            next: 0,
+            truth: None,
+            ended: false,
+            chunks: Vec::with_capacity(cuts.len()),
+            stats,
+        }
+    }
+
+    /// Runs the parse on from where it stopped, with `main` (and `core`)
+    /// the calling thread's builder: chunk after chunk, to the end
+    /// ([`Stopped::End`]) or to a `<meta>` that declares an encoding while
+    /// `main` watches for one ([`Stopped::MetaEncoding`]; call again to go
+    /// on).
+    fn drive(&mut self, main: &mut TreeBuilder<DomSink>, core: &mut Core, input: &str) -> Stopped {
+        debug_assert!(std::ptr::eq(input, self.input));
+        if self.next == 0 && core.pos == 0 {
+            // The adopted arenas join this one: room for all of them.
+            main.sink.doc.reserve_for_input(input.len());
+        }
+        while !self.ended && self.next < self.workers.len() {
+            let worker = &self.workers[self.next];
+            if self.truth.is_none() {
+                let from = core.pos;
+                let ran = run_main(main, core, input, worker.cut);
+                self.stats.bytes_tokenized += (core.pos - from) as u64;
+                match ran {
+                    Ran::Meta => return Stopped::MetaEncoding,
+                    Ran::End => {
+                        // The input ended inside the token across the cut.
+                        let chunk = TreeSpeculationStats {
+                            cut: worker.cut,
+                            rejection: Some(TreeRejection::Tokenizer),
+                            ..TreeSpeculationStats::default()
+                        };
+                        self.chunks.push(chunk);
+                        self.ended = true;
+                        return Stopped::End;
+                    }
+                    Ran::Cut => {}
+                }
+            }
+            self.settle_next(main, core);
+        }
+        if !self.ended {
+            // The rest after the last cut, on the calling thread.
+            debug_assert!(self.truth.is_none(), "the last chunk runs to the end");
+            let from = core.pos;
+            let ran = run_main(main, core, input, input.len());
+            self.stats.bytes_tokenized += (core.pos - from) as u64;
+            if let Ran::Meta = ran {
+                return Stopped::MetaEncoding;
+            }
+            self.ended = true;
+        }
+        Stopped::End
+    }
+
+    /// Settles the next worker's chunk, the truth being at its cut.
+    fn settle_next(&mut self, main: &mut TreeBuilder<DomSink>, core: &mut Core) {
+        let worker = &self.workers[self.next];
+        self.next += 1;
+        let (input, began) = (self.input, self.began);
         let mut chunk = TreeSpeculationStats {
             cut: worker.cut,
             ..TreeSpeculationStats::default()
         };
-        if truth.is_none() {
-            let from = core.pos;
-            ended = run_main(&mut main, &mut core, input, worker.cut);
-            stats.bytes_tokenized += (core.pos - from) as u64;
-            if ended {
-                chunk.rejection = Some(TreeRejection::Tokenizer);
-                chunks.push(chunk);
-                break;
-            }
-        }
         chunk.timeline.reached_cut = Some(began.elapsed());
-        let settled = match &truth {
-            None => settle(worker, &main, &core, &mut chunk, began),
+        let settled = match &self.truth {
+            None => settle(worker, main, core, &mut chunk, began),
             Some(part) => {
                 let p = &part.prepared;
                 settle(worker, &p.builder, &p.core, &mut chunk, began)
@@ -191,7 +330,7 @@ pub(super) fn parse_chaining_trees(
                 pairs,
                 last_stand_in,
             }) => {
-                let stand_ins: Vec<(NodeId, NodeId)> = match &truth {
+                let stand_ins: Vec<(NodeId, NodeId)> = match &self.truth {
                     None => pairs,
                     Some(part) => pairs
                         .into_iter()
@@ -205,10 +344,8 @@ pub(super) fn parse_chaining_trees(
                             .doc
                             .adopt_speculated(*doc, &stand_ins, last_stand_in);
                         chunk.bytes_adopted = (input.len() - worker.cut) as u64;
-                        chunk.timeline.adopted = Some(began.elapsed());
-                        chunks.push(chunk);
-                        ended = true;
-                        break;
+                        self.truth = None;
+                        self.ended = true;
                     }
                     Built::AtCut(prepared) => {
                         chunk.bytes_adopted = (prepared.core.pos - worker.cut) as u64;
@@ -216,46 +353,36 @@ pub(super) fn parse_chaining_trees(
                         // the next cut), so that the next chunk's
                         // adoption waits for no other.
                         let part =
-                            Part::adopt(prepared, &stand_ins, last_stand_in, &mut main, &source);
-                        chunk.timeline.adopted = Some(began.elapsed());
-                        truth = Some(part);
+                            Part::adopt(prepared, &stand_ins, last_stand_in, main, &self.source);
+                        self.truth = Some(part);
                     }
                 }
+                chunk.timeline.adopted = Some(began.elapsed());
             }
             Err(why) => {
                 worker.flags.stop.store(true, Ordering::Relaxed);
                 chunk.rejection = Some(why);
-                if let Some(Part { prepared, map }) = truth.take() {
+                if let Some(Part { prepared, map }) = self.truth.take() {
                     let Prepared { builder, core: at } = *prepared;
                     main.take_over(builder, |id| map.get(id));
-                    core = at;
+                    *core = at;
                 }
             }
         }
-        chunks.push(chunk);
+        self.chunks.push(chunk);
     }
-    for worker in &workers {
-        worker.flags.stop.store(true, Ordering::Relaxed);
+
+    /// Stops every worker still at work; what became of the speculation.
+    fn finish(self) -> SpeculationStats {
+        for worker in &self.workers {
+            worker.flags.stop.store(true, Ordering::Relaxed);
+        }
+        let mut stats = self.stats;
+        let mut chunks = self.chunks.into_iter();
+        stats.tree = chunks.next().unwrap_or_default();
+        stats.tree_chain = chunks.collect();
+        stats
     }
-    if !ended {
-        // The rest after the last cut, on the calling thread.
-        debug_assert!(truth.is_none(), "the last chunk runs to the end");
-        let from = core.pos;
-        run_main(&mut main, &mut core, input, input.len());
-        stats.bytes_tokenized += (input.len() - from) as u64;
-    }
-    let doc = finish(main, core);
-    let mut chunks = chunks.into_iter();
-    stats.tree = chunks.next().unwrap_or_default();
-    stats.tree_chain = chunks.collect();
-    #[cfg(debug_assertions)]
-    if stats.trees_adopted() > 0 {
-        assert!(
-            doc.dump() == crate::parse_document(input, options).dump(),
-            "a tree adopted chunk by chunk is the sequential one (cuts at {cuts:?})"
-        );
-    }
-    (doc, stats)
 }
 
 /// Starts the worker of chunk `j` (from `cuts[j]` to the next cut, or the
@@ -266,6 +393,7 @@ fn spawn_worker(
     scans: &Arc<[OnceLock<Vec<String>>]>,
     j: usize,
     options: &ParseOptions,
+    watch_meta: bool,
     began: Instant,
 ) -> Worker {
     let flags = Arc::new(Flags::default());
@@ -287,7 +415,9 @@ fn spawn_worker(
         };
         let until = cuts.get(j + 1).copied().unwrap_or(input.len());
         let chunk = cut..until;
-        match tree_speculation::prepare_guessed(input, &source, chunk, &options, false, unmatched) {
+        match tree_speculation::prepare_guessed(
+            input, &source, chunk, &options, watch_meta, unmatched,
+        ) {
             Err(Unbuilt::Rejected(why)) => drop(guess_tx.send(Err(why))),
             Err(Unbuilt::Stopped) => {}
             Ok((prepared, guess)) => {
@@ -345,27 +475,35 @@ fn scan_from(
     Some(unmatched)
 }
 
+/// Where [`run_main`] stopped.
+enum Ran {
+    /// At or past the cut it was given.
+    Cut,
+    /// At the end of the input, its end of file processed.
+    End,
+    /// Just after a `<meta>` that declares an encoding, the builder
+    /// watching for one.
+    Meta,
+}
+
 /// Runs the calling thread's builder until its tokenizer is at or past
 /// `until` (or, when `until` is the input's length, to the end and its end
-/// of file); true if the input ended.
-fn run_main(
-    builder: &mut TreeBuilder<DomSink>,
-    core: &mut Core,
-    input: &str,
-    until: usize,
-) -> bool {
+/// of file), or to a watched `<meta>`.
+fn run_main(builder: &mut TreeBuilder<DomSink>, core: &mut Core, input: &str, until: usize) -> Ran {
     while core.pos < until || until == input.len() {
         match core.step_driven(input, true) {
             Step::Token(token) => process_token(builder, token, input, 0),
             Step::End => {
                 process_eof(builder, input.len());
-                return true;
+                return Ran::End;
             }
             Step::NeedMore => unreachable!("a whole input never needs more"),
         }
-        after_token(builder, core);
+        if after_token(builder, core) {
+            return Ran::Meta;
+        }
     }
-    false
+    Ran::Cut
 }
 
 /// At a worker's cut: its tree and the stand-in pairs (each with the
