@@ -233,17 +233,19 @@ fn threads_give_the_same_tree() {
             stdout(tree(&["--format", format, path], b"")) == sequential,
             "{format}: default threads"
         );
-        let speculating = [
-            "--format",
-            format,
-            "--threads",
-            "2",
-            "--tree-speculation",
-            path,
-        ];
-        assert!(
-            stdout(tree(&speculating, b"")) == sequential,
-            "{format}: tree speculation"
-        );
+        for threads in ["2", "4"] {
+            let speculating = [
+                "--format",
+                format,
+                "--threads",
+                threads,
+                "--tree-speculation",
+                path,
+            ];
+            assert!(
+                stdout(tree(&speculating, b"")) == sequential,
+                "{format}: tree speculation, {threads} threads"
+            );
+        }
     }
 }

@@ -29,7 +29,12 @@
 //!   tokenizer.
 //!
 //! So an adoption waits only for its own chunk's tree and the settling of
-//! the chunk before, as `spinneret-bench hpar-model` schedules it.
+//! the chunk before, as `spinneret-bench hpar-model` schedules it. The
+//! calling thread's side is a value (`Chain`) that `parse_watching` can
+//! drive: it stops after a `<meta>` that declares an encoding while that
+//! is tentative, and goes on where the encoding is kept (a worker that
+//! meets such a `<meta>` refuses its chunk, which the calling thread then
+//! parses and decides on).
 //!
 //! # Why the tree is the sequential one
 //!
