@@ -130,6 +130,29 @@ fn template_contents_and_doctypes_move() {
 }
 
 #[test]
+fn large_pieces_are_relocated_on_the_pool() {
+    // Arenas of 2^16 nodes and attributes or more move in parallel passes:
+    // an attribute with a changed value, one whose name is not interned.
+    let piece = "<a href=x data-note=\"1&amp;2\" title=t>t</a>".repeat(40_000);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut doc = parse_document(
+        "<!DOCTYPE html><div id=target><span>first</span></div>",
+        &ParseOptions::default(),
+    );
+    let t = target(&doc);
+    let moved = pool.install(|| doc.adopt_children(t, fragment(&piece)));
+    assert!(moved.len() >= 1 << 16, "{} nodes", moved.len());
+    let whole = parse_document(
+        &format!("<!DOCTYPE html><div id=target><span>first</span>{piece}</div>"),
+        &ParseOptions::default(),
+    );
+    assert!(inner(&doc, t) == inner(&whole, target(&whole)));
+}
+
+#[test]
 fn the_same_input_keeps_its_spans() {
     // Two parses of one input: the text stays spans of it (no copy).
     let input = "<p>shared text</p>";

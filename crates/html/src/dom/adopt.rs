@@ -10,9 +10,9 @@
 //! pool for an arena of 65,536 nodes or more (half of a 16 MB document's
 //! 1.5 M nodes took 25 ms on one thread and 12–14 ms on two, 2026-12-02:
 //! the pages written are new to the process, and the kernel zeroes each
-//! as it is first touched). Only the names that
-//! are not [`LocalName`](crate::LocalName)s are looked up, once per
-//! distinct name. Text spans of the input stay spans when both documents
+//! as it is first touched); so is the pass over the attributes. Only the
+//! names that are not [`LocalName`](crate::LocalName)s are looked up,
+//! once per distinct name. Text spans of the input stay spans when both documents
 //! keep the same input; otherwise that input moves into this document's
 //! shared text buffer once.
 //!
@@ -25,7 +25,8 @@
 
 use super::{Data, Document, NONE, NameId, Node, NodeId, OTHER_NAMES};
 
-/// Arenas of at least this many nodes are relocated on the pool's threads.
+/// Arenas of at least this many nodes (or attributes) are relocated on
+/// the pool's threads.
 const PARALLEL_FROM: usize = 1 << 16;
 
 /// What [`Document::adopt_children`] moved, to map the other document's
@@ -150,10 +151,23 @@ impl Document {
         let attrs_at = u32::try_from(self.attrs.len()).expect("fewer than 2^32 attributes");
         let doctypes_at = self.doctypes.len() as u32;
         self.attrs.reserve(attrs.len());
-        for mut a in attrs {
-            a.name = name_id(a.name);
-            a.value = self.text.relocate(&moved, a.value);
-            self.attrs.push(a);
+        if attrs.len() >= PARALLEL_FROM && self.text.spans_in_reach() {
+            // As the nodes below: a pure function per attribute.
+            use rayon::prelude::*;
+            let relocated = |mut a: super::Attr| {
+                a.name = name_id(a.name);
+                a.value = moved
+                    .relocated(a.value)
+                    .unwrap_or_else(|_| unreachable!("in reach"));
+                a
+            };
+            self.attrs.par_extend(attrs.into_par_iter().map(relocated));
+        } else {
+            for mut a in attrs {
+                a.name = name_id(a.name);
+                a.value = self.text.relocate(&moved, a.value);
+                self.attrs.push(a);
+            }
         }
         self.doctypes.reserve(doctypes.len());
         for mut d in doctypes {
