@@ -30,9 +30,10 @@ use crate::simulator::is_void;
 /// `None` if `stopped` (asked every few thousand tags) said to stop.
 ///
 /// Linear in the input: an end tag looks for its element on the stack only
-/// when an element of its name is open (a count per name hash), and the
+/// when an element of its name is open (a count per name), and the
 /// elements it passes over there are closed with it; no allocation per
-/// tag but for an unmatched end tag's name.
+/// tag but for an unmatched end tag's name (and a name that is no
+/// [`LocalName`] the first time it is seen).
 pub(super) fn unmatched_end_tags(
     input: &str,
     from: usize,
@@ -54,9 +55,13 @@ pub(super) fn unmatched_end_tags(
 pub(super) struct TagScan<'a> {
     b: &'a [u8],
     scripting: bool,
-    /// The elements opened since the start and not closed yet (name, hash).
-    opened: Vec<(&'a [u8], u64)>,
-    open_counts: HashMap<u64, u32, foldhash::fast::FixedState>,
+    /// The elements opened since the start and not closed yet (name, and
+    /// its id: see [`NameIds`]).
+    opened: Vec<(&'a [u8], u32)>,
+    /// How many of `opened` have each id: an end tag whose count is zero
+    /// closes nothing, and is not looked for on the stack.
+    open_counts: IdCounts,
+    ids: NameIds,
     unmatched: Vec<String>,
     /// Where the scan goes on.
     at: usize,
@@ -70,7 +75,8 @@ impl<'a> TagScan<'a> {
             b: input.as_bytes(),
             scripting,
             opened: Vec::new(),
-            open_counts: HashMap::default(),
+            open_counts: IdCounts::default(),
+            ids: NameIds::default(),
             unmatched: Vec::new(),
             at: from,
             tags: 0,
@@ -83,8 +89,7 @@ impl<'a> TagScan<'a> {
     pub(super) fn run_to(&mut self, to: usize, stopped: impl Fn() -> bool) -> Option<()> {
         let b = self.b;
         let to = to.min(b.len());
-        while let Some(i) = memchr(b'<', &b[self.at.min(to)..to]) {
-            let lt = self.at + i;
+        while let Some(lt) = next_lt(b, self.at.min(to), to) {
             self.at = lt + 1;
             self.tags = self.tags.wrapping_add(1);
             if self.tags.is_multiple_of(4096) && stopped() {
@@ -119,14 +124,17 @@ impl<'a> TagScan<'a> {
                 let self_closing = end >= 2 && b[end - 2] == b'/';
                 let mut buf = [0; 16];
                 let lower = lower(name, &mut buf);
-                if let Some(text_end) = self.raw_ends.after(b, end, lower, self.scripting) {
+                let local = LocalName::from_lowercase(lower);
+                if let Some(raw) = local.and_then(RawText::of)
+                    && let Some(text_end) = self.raw_ends.after(b, end, raw, self.scripting)
+                {
                     self.at = text_end;
                     return;
                 }
-                if !is_void(LocalName::from_lowercase(lower)) && !self_closing {
-                    let hash = name_hash(name);
-                    self.opened.push((name, hash));
-                    *self.open_counts.entry(hash).or_insert(0) += 1;
+                if !is_void(local) && !self_closing {
+                    let id = self.ids.id(name, local);
+                    self.opened.push((name, id));
+                    *self.open_counts.get_mut(id) += 1;
                 }
             }
             _ => {}
@@ -136,19 +144,26 @@ impl<'a> TagScan<'a> {
     /// An end tag named `name`: closes the topmost element of its name
     /// opened since the start (and those above it), else is unmatched.
     fn end_tag(&mut self, name: &[u8]) {
-        let hash = name_hash(name);
-        let open = match self.open_counts.get(&hash) {
-            Some(&n) if n > 0 => self
-                .opened
-                .iter()
-                .rposition(|(open, _)| open.eq_ignore_ascii_case(name)),
-            _ => None,
+        // Most end tags close the element opened last.
+        if let Some(&(open, id)) = self.opened.last()
+            && open.eq_ignore_ascii_case(name)
+        {
+            self.opened.pop();
+            *self.open_counts.get_mut(id) -= 1;
+            return;
+        }
+        let local = LocalName::from_lowercase(lower(name, &mut [0; 16]));
+        let id = self.ids.id(name, local);
+        let open = match self.open_counts.get(id) {
+            0 => None,
+            // Equal ids are equal names but for other names' hashes.
+            _ => self.opened.iter().rposition(|&(open, open_id)| {
+                open_id == id && (local.is_some() || open.eq_ignore_ascii_case(name))
+            }),
         };
         if let Some(open) = open {
             for (_, closed) in self.opened.drain(open..) {
-                if let Some(n) = self.open_counts.get_mut(&closed) {
-                    *n -= 1;
-                }
+                *self.open_counts.get_mut(closed) -= 1;
             }
         } else if !matches!(
             lower(name, &mut [0; 8]),
@@ -181,6 +196,16 @@ impl<'a> TagScan<'a> {
     }
 }
 
+/// The first `<` in `b[from..to]`: markup's text between tags is often a
+/// few bytes, so a few are looked at one by one before `memchr` is.
+fn next_lt(b: &[u8], from: usize, to: usize) -> Option<usize> {
+    let near = (from + 8).min(to);
+    if let Some(i) = b[from..near].iter().position(|&c| c == b'<') {
+        return Some(from + i);
+    }
+    memchr(b'<', &b[near..to]).map(|i| near + i)
+}
+
 /// `name` lower-cased into `buf`, if it fits (else an empty name, which is
 /// none of the names the scan looks for).
 fn lower<'b>(name: &[u8], buf: &'b mut [u8]) -> &'b [u8] {
@@ -193,11 +218,63 @@ fn lower<'b>(name: &[u8], buf: &'b mut [u8]) -> &'b [u8] {
     out
 }
 
-/// A hash of a tag name, the same in any case.
-fn name_hash(name: &[u8]) -> u64 {
-    name.iter().fold(0xcbf2_9ce4_8422_2325, |h: u64, c| {
-        (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
-    })
+/// A count per name id, in two dense arrays: the well-known names', and
+/// the others'.
+#[derive(Default)]
+struct IdCounts {
+    local: Vec<u32>,
+    other: Vec<u32>,
+}
+
+impl IdCounts {
+    fn get(&self, id: u32) -> u32 {
+        let (counts, i) = self.slot(id);
+        counts.get(i).copied().unwrap_or(0)
+    }
+
+    fn get_mut(&mut self, id: u32) -> &mut u32 {
+        let (counts, i) = match id.checked_sub(OTHER_IDS) {
+            Some(i) => (&mut self.other, i as usize),
+            None => (&mut self.local, id as usize),
+        };
+        if counts.len() <= i {
+            counts.resize(i + 1, 0);
+        }
+        &mut counts[i]
+    }
+
+    fn slot(&self, id: u32) -> (&[u32], usize) {
+        match id.checked_sub(OTHER_IDS) {
+            Some(i) => (&self.other, i as usize),
+            None => (&self.local, id as usize),
+        }
+    }
+}
+
+/// Small numbers for tag names, the same in any case: a well-known name's
+/// is its [`LocalName`]'s; another name's is given it at first sight, by a
+/// hash of the name (two such names of one hash share a number, so the
+/// scan compares those by their text).
+#[derive(Default)]
+struct NameIds {
+    others: HashMap<u64, u32, foldhash::fast::FixedState>,
+}
+
+/// The ids of names that are no [`LocalName`] start here.
+const OTHER_IDS: u32 = 1 << 16;
+
+impl NameIds {
+    /// `name`'s id; `local`, its [`LocalName`] if it is one.
+    fn id(&mut self, name: &[u8], local: Option<LocalName>) -> u32 {
+        if let Some(local) = local {
+            return u32::from(local as u16);
+        }
+        let hash = name.iter().fold(0xcbf2_9ce4_8422_2325, |h: u64, c| {
+            (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
+        });
+        let next = OTHER_IDS + self.others.len() as u32;
+        *self.others.entry(hash).or_insert(next)
+    }
 }
 
 /// The tag name at `at` (up to whitespace, `/` or `>`).
@@ -212,6 +289,9 @@ fn tag_name(b: &[u8], at: usize) -> &[u8] {
 /// Just after the `>` that ends the tag whose attributes begin at `at`,
 /// stepping over quoted values; the end of the input if none does.
 fn tag_end(b: &[u8], mut at: usize) -> usize {
+    if b.get(at) == Some(&b'>') {
+        return at + 1;
+    }
     while let Some(i) = memchr3(b'>', b'"', b'\'', &b[at.min(b.len())..]) {
         let p = at + i;
         match b[p] {
@@ -222,19 +302,57 @@ fn tag_end(b: &[u8], mut at: usize) -> usize {
     b.len()
 }
 
-/// The elements whose text is no markup (`noscript` only when scripting),
-/// in the order of [`RawTextEnds`]' entries.
-const RAW_TEXT: [&[u8]; 9] = [
-    b"script",
-    b"style",
-    b"textarea",
-    b"title",
-    b"xmp",
-    b"iframe",
-    b"noembed",
-    b"noframes",
-    b"noscript",
-];
+/// An element whose text is no markup (`noscript` only when scripting),
+/// but for `plaintext`, which ends the input's markup; its discriminant
+/// is its entry in [`RawTextEnds`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RawText {
+    Script,
+    Style,
+    Textarea,
+    Title,
+    Xmp,
+    Iframe,
+    Noembed,
+    Noframes,
+    Noscript,
+    Plaintext,
+}
+
+impl RawText {
+    fn of(name: LocalName) -> Option<RawText> {
+        use LocalName as L;
+        Some(match name {
+            L::Script => RawText::Script,
+            L::Style => RawText::Style,
+            L::Textarea => RawText::Textarea,
+            L::Title => RawText::Title,
+            L::Xmp => RawText::Xmp,
+            L::Iframe => RawText::Iframe,
+            L::Noembed => RawText::Noembed,
+            L::Noframes => RawText::Noframes,
+            L::Noscript => RawText::Noscript,
+            L::Plaintext => RawText::Plaintext,
+            _ => return None,
+        })
+    }
+
+    /// Its name, lower-cased.
+    fn name(self) -> &'static [u8] {
+        match self {
+            RawText::Script => b"script",
+            RawText::Style => b"style",
+            RawText::Textarea => b"textarea",
+            RawText::Title => b"title",
+            RawText::Xmp => b"xmp",
+            RawText::Iframe => b"iframe",
+            RawText::Noembed => b"noembed",
+            RawText::Noframes => b"noframes",
+            RawText::Noscript => b"noscript",
+            RawText::Plaintext => b"plaintext",
+        }
+    }
+}
 
 /// Where each raw-text element's next end tag was found, from where: a
 /// scan that meets many start tags of one (`<script` in a script's
@@ -246,14 +364,13 @@ struct RawTextEnds([Option<(usize, Option<usize>)>; 9]);
 impl RawTextEnds {
     /// Just after the end tag that ends the text of an element whose text
     /// is no markup, when the start tag that ends at `at` opens one.
-    fn after(&mut self, b: &[u8], at: usize, name: &[u8], scripting: bool) -> Option<usize> {
-        if name == b"plaintext" {
-            return Some(b.len());
+    fn after(&mut self, b: &[u8], at: usize, raw: RawText, scripting: bool) -> Option<usize> {
+        match raw {
+            RawText::Plaintext => return Some(b.len()),
+            RawText::Noscript if !scripting => return None,
+            _ => {}
         }
-        let i = RAW_TEXT.iter().position(|&raw| raw == name)?;
-        if name == b"noscript" && !scripting {
-            return None;
-        }
+        let (i, name) = (raw as usize, raw.name());
         let end_tag = match self.0[i] {
             // Searched from at or before `at`, and found nothing or
             // something at or after it: the same answer.
@@ -315,6 +432,31 @@ mod tests {
         assert_eq!(
             unmatched_end_tags(&"<p>".repeat(5000), 0, true, || true),
             None
+        );
+    }
+
+    #[test]
+    fn names_that_are_not_well_known_match_in_any_case() {
+        // Custom elements: matched by name whatever their case, through
+        // elements opened since (closed with them); unmatched ones kept.
+        let chunk = "<x-card><My-Widget><p><b>a</X-CARD></my-widget></x-card><i></I>\
+                     <a-very-long-custom-element-name></A-VERY-LONG-CUSTOM-ELEMENT-NAME>\
+                     </a-very-long-custom-element-name></div>";
+        assert_eq!(
+            unmatched_end_tags(chunk, 0, true, || false).unwrap(),
+            [
+                "my-widget",
+                "x-card",
+                "a-very-long-custom-element-name",
+                "div"
+            ]
+        );
+        // An end tag that is not the last opened element's closes those
+        // above its own.
+        let chunk = "<div><section><ul><li></section></li></ul></div></div>";
+        assert_eq!(
+            unmatched_end_tags(chunk, 0, true, || false).unwrap(),
+            ["li", "ul", "div"]
         );
     }
 

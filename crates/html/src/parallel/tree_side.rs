@@ -26,8 +26,8 @@ use crate::tree_builder::{
 /// How far into the input (percent) tree speculation cuts, unless told:
 /// past halfway, since the worker does more than the calling thread per
 /// byte — it starts later (a pool thread woken), scans its chunk's tags
-/// for its guess (a third of a parse's time per byte on markup dense in
-/// tags), grows its own arena — and the calling thread then waits for
+/// for its guess (a fifth of a parse's time per byte on markup dense in
+/// tags; a third before its fast paths of 2026-12-04), grows its own arena — and the calling thread then waits for
 /// it. Measured on the 16 MB well-formed document
 /// (`hpar_bench::well_formed_document`, 2026-12-02, `TreeTimeline`): at a
 /// cut halfway the worker's tree was ready 1–8 ms after the calling
