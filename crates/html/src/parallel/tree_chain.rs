@@ -60,14 +60,12 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::end_tag_scan::TagScan;
+use super::tree_side::{Ran, run_main};
 use super::tree_speculation::{self, Built, Guess, Prepared, TreeRejection, Unbuilt};
 use super::{SpeculationStats, TreeSpeculationStats, driven_core};
 use crate::dom::{Adopted, Document, DomSink, NodeId};
-use crate::tokenizer::{Core, Step, TextMode};
-use crate::tree_builder::{
-    ParseOptions, Stopped, TreeBuilder, after_token, finish, parse_watching, process_eof,
-    process_token,
-};
+use crate::tokenizer::{Core, TextMode};
+use crate::tree_builder::{ParseOptions, Stopped, TreeBuilder, finish, parse_watching};
 use spinneret_encoding::Determination;
 
 /// One worker's side: what it says, and the flags it shares.
@@ -478,37 +476,6 @@ fn scan_from(
     };
     let _ = scans[j].set(unmatched.clone());
     Some(unmatched)
-}
-
-/// Where [`run_main`] stopped.
-enum Ran {
-    /// At or past the cut it was given.
-    Cut,
-    /// At the end of the input, its end of file processed.
-    End,
-    /// Just after a `<meta>` that declares an encoding, the builder
-    /// watching for one.
-    Meta,
-}
-
-/// Runs the calling thread's builder until its tokenizer is at or past
-/// `until` (or, when `until` is the input's length, to the end and its end
-/// of file), or to a watched `<meta>`.
-fn run_main(builder: &mut TreeBuilder<DomSink>, core: &mut Core, input: &str, until: usize) -> Ran {
-    while core.pos < until || until == input.len() {
-        match core.step_driven(input, true) {
-            Step::Token(token) => process_token(builder, token, input, 0),
-            Step::End => {
-                process_eof(builder, input.len());
-                return Ran::End;
-            }
-            Step::NeedMore => unreachable!("a whole input never needs more"),
-        }
-        if after_token(builder, core) {
-            return Ran::Meta;
-        }
-    }
-    Ran::Cut
 }
 
 /// At a worker's cut: its tree and the stand-in pairs (each with the

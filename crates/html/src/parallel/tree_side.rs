@@ -17,7 +17,7 @@ use super::{
     speculate, starts, starts_from,
 };
 use crate::dom::{Document, DomSink, estimated_tags};
-use crate::tokenizer::{Core, TextMode};
+use crate::tokenizer::{Core, Step, TextMode};
 use crate::tree_builder::{
     ParseOptions, Stopped, TreeBuilder, after_token, drive, finish, parse_watching, process_eof,
     process_token,
@@ -222,6 +222,42 @@ pub(super) fn parse_speculating_tree(
     (doc, side.stats)
 }
 
+/// Where [`run_main`] stopped.
+pub(super) enum Ran {
+    /// At or past the cut it was given.
+    Cut,
+    /// At the end of the input, its end of file processed.
+    End,
+    /// Just after a `<meta>` that declares an encoding, the builder
+    /// watching for one.
+    Meta,
+}
+
+/// Runs the calling thread's builder (as the sequential driver does) until its tokenizer is at or past
+/// `until` (or, when `until` is the input's length, to the end and its end
+/// of file), or to a watched `<meta>`.
+pub(super) fn run_main(
+    builder: &mut TreeBuilder<DomSink>,
+    core: &mut Core,
+    input: &str,
+    until: usize,
+) -> Ran {
+    while core.pos < until || until == input.len() {
+        match core.step_driven(input, true) {
+            Step::Token(token) => process_token(builder, token, input, 0),
+            Step::End => {
+                process_eof(builder, input.len());
+                return Ran::End;
+            }
+            Step::NeedMore => unreachable!("a whole input never needs more"),
+        }
+        if after_token(builder, core) {
+            return Ran::Meta;
+        }
+    }
+    Ran::Cut
+}
+
 /// What the tree-speculating worker and the calling thread share.
 #[derive(Default)]
 struct WorkerFlags {
@@ -268,25 +304,23 @@ impl TreeSide<'_> {
         core: &mut Core,
         input: &str,
     ) -> Stopped {
-        use crate::tokenizer::Step;
         if !self.settled {
-            while core.pos < self.cut {
-                let pos = core.pos;
-                match core.step_driven(input, true) {
-                    Step::Token(token) => process_token(builder, token, input, 0),
-                    Step::End => {
-                        self.stats.bytes_tokenized += (input.len() - pos) as u64;
-                        self.settled = true;
-                        self.stats.tree.rejection = Some(TreeRejection::Tokenizer);
-                        process_eof(builder, input.len());
-                        return Stopped::End;
-                    }
-                    Step::NeedMore => unreachable!("a whole input never needs more"),
+            let from = core.pos;
+            let ran = run_main(builder, core, input, self.cut);
+            let to = match ran {
+                Ran::End => input.len(),
+                Ran::Cut | Ran::Meta => core.pos,
+            };
+            self.stats.bytes_tokenized += (to - from) as u64;
+            match ran {
+                Ran::Meta => return Stopped::MetaEncoding,
+                Ran::End => {
+                    // The input ended inside the token across the cut.
+                    self.settled = true;
+                    self.stats.tree.rejection = Some(TreeRejection::Tokenizer);
+                    return Stopped::End;
                 }
-                self.stats.bytes_tokenized += (core.pos - pos) as u64;
-                if after_token(builder, core) {
-                    return Stopped::MetaEncoding;
-                }
+                Ran::Cut => {}
             }
             self.settled = true;
             match self.settle(builder, core, input) {
