@@ -8,7 +8,9 @@
 //! one after another, repeated up to 64 MB (16 MB with `--quick`), behind
 //! a `<meta charset>` ([`legacy_document`]). Each decoding is timed on its
 //! own, the two alternating, best of `rounds`; the texts are checked equal
-//! before timing.
+//! before timing. A last row validates the corpus pages as UTF-8 text,
+//! whole and as two halves on the pool: what parallel UTF-8 validation would save
+//! ([`utf8_validation_row`]).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -71,12 +73,75 @@ pub fn run(rounds: usize, quick: bool) {
             Cell::text(format!("{:.2}×", one / two)),
         ]);
     }
+    table.push(utf8_validation_row(&set, mb, rounds, &pool));
     println!("## spinneret-bench decode\n");
     println!(
         "{mb} MB of the corpus pages in each encoding, repeated; decode_with (1 thread) against \
-         decode_parallel on a pool of 2, best of {rounds} alternating rounds.\n"
+         decode_parallel on a pool of 2, best of {rounds} alternating rounds. UTF-8 is not \
+         decoded, only validated: `String::from_utf8` of the page's buffer (what a parse of \
+         owned bytes runs) against the two halves validated at once on the pool (what \
+         parallel validation would run before an unchecked conversion).\n"
     );
     print!("{}", table.markdown());
+}
+
+/// The UTF-8 row: the corpus pages as UTF-8 text (each decoded as the
+/// bench's page set has it) one after another, `mb` MB of them, validated
+/// whole by `String::from_utf8` (the parse of an owned page validates its
+/// buffer so, `parse_owned_bytes_parallel`) and as two halves, cut at a
+/// character boundary, validated at once on `pool` (`std::str::from_utf8`
+/// each). Parallel validation is not in the library: turning the two
+/// verdicts into one `String` needs `String::from_utf8_unchecked`, an
+/// `unsafe` this row is the measurement against.
+fn utf8_validation_row(
+    set: &Pages,
+    mb: usize,
+    rounds: usize,
+    pool: &rayon::ThreadPool,
+) -> Vec<Cell> {
+    let bytes = crate::hpar_bench::made_document(set, mb * 1_000_000).into_bytes();
+    let pages = set.pages.len();
+    let mut half = bytes.len() / 2;
+    while half < bytes.len() && (bytes[half] & 0xC0) == 0x80 {
+        half += 1;
+    }
+    let (head, tail) = bytes.split_at(half);
+    let whole_valid = std::str::from_utf8(&bytes).is_ok();
+    let halves_valid = std::str::from_utf8(head).is_ok() && std::str::from_utf8(tail).is_ok();
+    assert_eq!(
+        whole_valid, halves_valid,
+        "UTF-8: the halves' verdict is the whole's"
+    );
+    let non_ascii = bytes.iter().filter(|b| !b.is_ascii()).count();
+    let (mut one, mut two) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds.max(1) {
+        let buffer = bytes.clone();
+        let t = Instant::now();
+        black_box(String::from_utf8(black_box(buffer)).is_ok());
+        one = one.min(t.elapsed().as_secs_f64());
+        let t = pool.install(|| {
+            let t = Instant::now();
+            let (a, b) = rayon::join(
+                || std::str::from_utf8(black_box(head)).is_ok(),
+                || std::str::from_utf8(black_box(tail)).is_ok(),
+            );
+            black_box(a && b);
+            t.elapsed().as_secs_f64()
+        });
+        two = two.min(t);
+    }
+    vec![
+        Cell::text("UTF-8 (validation)"),
+        Cell::Count(pages as u64),
+        Cell::text(format!(
+            "{:.1} %",
+            100.0 * non_ascii as f64 / bytes.len() as f64
+        )),
+        Cell::Fixed(bytes.len() as f64 / 1e6, 1),
+        Cell::Fixed(one * 1e3, 2),
+        Cell::Fixed(two * 1e3, 2),
+        Cell::text(format!("{:.2}×", one / two)),
+    ]
 }
 
 /// The legacy encodings measured, by label.
