@@ -249,3 +249,43 @@ fn threads_give_the_same_tree() {
         }
     }
 }
+
+#[test]
+fn tree_speculation_adopts_and_renders_in_every_format() {
+    // A well-formed page with more tags than tree speculation's threshold
+    // (2^18, estimated): its chunks' trees are built from guessed contexts
+    // and adopted — debug builds compare every parse that adopted a chunk
+    // with a sequential one — and the adopted tree, whose arena holds each
+    // chunk's nodes after the calling thread's, is rendered in pieces.
+    let mut page = String::from(
+        "<!DOCTYPE html><html><head><meta charset=utf-8><title>Archive</title></head>\
+         <body><main>\n",
+    );
+    for i in 0..32_000 {
+        page.push_str(&format!(
+            "<div class=post><h2><a href=/p/{i}>Post {i}</a></h2><p>caf\u{e9} <b>bold</b> \
+             <i>it</i></p><ul><li>one</li><li>two</li></ul></div>\n"
+        ));
+    }
+    page.push_str("</main></body></html>\n");
+    let path = file("speculated.html", page.as_bytes());
+    let path = path.to_str().unwrap();
+    for format in ["dump", "html", "text"] {
+        let sequential = stdout(tree(&["--format", format, "--threads", "1", path], b""));
+        assert!(sequential.contains("Post 31999"), "{format}");
+        for threads in ["2", "4"] {
+            let speculating = [
+                "--format",
+                format,
+                "--threads",
+                threads,
+                "--tree-speculation",
+                path,
+            ];
+            assert!(
+                stdout(tree(&speculating, b"")) == sequential,
+                "{format}: tree speculation, {threads} threads"
+            );
+        }
+    }
+}
