@@ -229,3 +229,30 @@ fn cuts_everywhere_in_a_small_page() {
     }
     println!("small page: {adopted} cuts adopted");
 }
+
+#[test]
+fn a_worker_that_gives_up_is_seen_before_the_cut() {
+    // A stray `</option>` after the cut (the tree builder ignores it) puts
+    // an `option` in the guess, which the worker refuses at once; its part
+    // after the cut is short, the calling thread's before it long. Either
+    // the calling thread sees the refusal on its way to the cut and parses
+    // on from there with pipelined workers, or it comes to the cut first
+    // (the worker started late) and learns it there — never both, and the
+    // tree is the sequential one whichever it was.
+    let f = filler();
+    let doc = format!("<!DOCTYPE html><body><main>{f}{f}{f}{f}<div>late</div></option></main>");
+    let after = doc.len() - 200;
+    for _ in 0..5 {
+        let stats = speculate(&doc, "<div>late", after);
+        let timeline = stats.tree.timeline;
+        if stats.tree.rejection == Some(TreeRejection::NotStarted) {
+            continue;
+        }
+        assert_eq!(stats.tree.rejection, Some(TreeRejection::Unguessable));
+        assert!(
+            timeline.given_up.is_some() != timeline.reached_cut.is_some(),
+            "{timeline:?}"
+        );
+        assert!(!stats.tree.adopted);
+    }
+}

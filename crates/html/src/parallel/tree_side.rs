@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
 use std::time::{Duration, Instant};
 
 use spinneret_encoding::Determination;
@@ -102,6 +102,10 @@ pub(super) fn tree_cuts_for(input: &str, parallel: &ParallelOptions, workers: us
     cuts
 }
 
+/// How far the calling thread parses towards the cut between two looks
+/// at whether the worker gave up (a millisecond or two of parsing).
+const POLL_EVERY: usize = 1 << 18;
+
 /// What a chained worker's scan of its chunk's tags (for its guess) costs
 /// before its tree builds, and what the chunk's adoption costs the calling
 /// thread after, each per unit of the chunk's build. Measured on the 16 MB
@@ -170,6 +174,8 @@ pub(super) fn parse_speculating_tree(
         guess: guess_rx,
         tree: tree_rx,
         settled: false,
+        early_guess: None,
+        early_tree: None,
         stats: SpeculationStats::sequential(input.len()),
         began,
         parallel,
@@ -315,14 +321,20 @@ struct Guessed {
 }
 
 /// The calling thread's side of tree speculation: it parses to the cut,
-/// settles the speculation there, and parses on if it must.
+/// settles the speculation there, and parses on if it must — from where
+/// it is, with pipelined workers, as soon as it sees on its way that the
+/// worker gave up.
 struct TreeSide<'a> {
     cut: usize,
     flags: Arc<WorkerFlags>,
     guess: Receiver<Result<Guessed, TreeRejection>>,
     tree: Receiver<Result<(Document, Duration), Unbuilt>>,
-    /// Past the cut: the speculation is settled.
+    /// Past the cut (or given up before it): the speculation is settled.
     settled: bool,
+    /// What the worker sent before the calling thread came to the cut:
+    /// its guess, and its tree.
+    early_guess: Option<Guessed>,
+    early_tree: Option<(Document, Duration)>,
     stats: SpeculationStats,
     /// When the parse began (for [`TreeTimeline`]).
     began: Instant,
@@ -343,25 +355,44 @@ impl TreeSide<'_> {
         input: &str,
     ) -> Stopped {
         if !self.settled {
-            let from = core.pos;
-            let ran = run_main(builder, core, input, self.cut);
-            let to = match ran {
-                Ran::End => input.len(),
-                Ran::Cut | Ran::Meta => core.pos,
-            };
-            self.stats.bytes_tokenized += (to - from) as u64;
-            match ran {
-                Ran::Meta => return Stopped::MetaEncoding,
-                Ran::End => {
-                    // The input ended inside the token across the cut.
-                    self.settled = true;
-                    self.stats.tree.rejection = Some(TreeRejection::Tokenizer);
-                    return Stopped::End;
+            // To the cut, a stretch at a time: a worker that gives up
+            // before (no guess it can make, a build it refused) is seen
+            // between stretches, and the rest parsed with pipelined
+            // workers from there rather than by this thread alone.
+            let mut given_up = None;
+            while core.pos < self.cut {
+                let from = core.pos;
+                let until = self.cut.min(from.saturating_add(POLL_EVERY));
+                let ran = run_main(builder, core, input, until);
+                let to = match ran {
+                    Ran::End => input.len(),
+                    Ran::Cut | Ran::Meta => core.pos,
+                };
+                self.stats.bytes_tokenized += (to - from) as u64;
+                match ran {
+                    Ran::Meta => return Stopped::MetaEncoding,
+                    Ran::End => {
+                        // The input ended inside the token across the cut.
+                        self.settled = true;
+                        self.stats.tree.rejection = Some(TreeRejection::Tokenizer);
+                        return Stopped::End;
+                    }
+                    Ran::Cut => {}
                 }
-                Ran::Cut => {}
+                if core.pos < self.cut {
+                    given_up = self.given_up();
+                    if given_up.is_some() {
+                        self.stats.tree.timeline.given_up = Some(self.began.elapsed());
+                        break;
+                    }
+                }
             }
             self.settled = true;
-            match self.settle(builder, core, input) {
+            let settled = match given_up {
+                Some(why) => Err(why),
+                None => self.settle(builder, core, input),
+            };
+            match settled {
                 Ok(()) => return Stopped::End,
                 Err(why) => {
                     self.flags.stop.store(true, Ordering::Relaxed);
@@ -402,6 +433,34 @@ impl TreeSide<'_> {
         stopped
     }
 
+    /// Why the worker gave up, if it has, as far as it has told without
+    /// waiting; what it sent that is not a refusal is kept for the cut.
+    fn given_up(&mut self) -> Option<TreeRejection> {
+        if self.early_guess.is_none() {
+            match self.guess.try_recv() {
+                Ok(Ok(guessed)) => self.early_guess = Some(guessed),
+                Ok(Err(why)) => return Some(why),
+                Err(TryRecvError::Empty) => return None,
+                // Gone without a word: it will not build.
+                Err(TryRecvError::Disconnected) => return Some(TreeRejection::NotStarted),
+            }
+        }
+        if self.early_tree.is_some() {
+            return None;
+        }
+        match self.tree.try_recv() {
+            Ok(Ok(tree)) => {
+                self.early_tree = Some(tree);
+                None
+            }
+            Ok(Err(Unbuilt::Rejected(why))) => Some(why),
+            Ok(Err(Unbuilt::Stopped)) | Err(TryRecvError::Disconnected) => {
+                Some(TreeRejection::NotStarted)
+            }
+            Err(TryRecvError::Empty) => None,
+        }
+    }
+
     /// At the cut: adopts the worker's tree into `builder`'s document if
     /// the worker's guess agrees with the true state, else says why not.
     /// A wrong tokenizer state is seen without waiting for the worker.
@@ -419,16 +478,23 @@ impl TreeSide<'_> {
         if !self.flags.started.load(Ordering::Acquire) {
             return Err(TreeRejection::NotStarted);
         }
-        let guessed = self
-            .guess
-            .recv()
-            .unwrap_or(Err(TreeRejection::NotStarted))?;
+        let guessed = match self.early_guess.take() {
+            Some(guessed) => guessed,
+            None => self
+                .guess
+                .recv()
+                .unwrap_or(Err(TreeRejection::NotStarted))?,
+        };
         timeline.worker_began = Some(guessed.worker_began);
         timeline.guessed = Some(guessed.at);
         let guess = guessed.guess;
         self.stats.tree.guessed_depth = guess.depth();
         let stand_ins = tree_speculation::adoptable(builder, core, self.cut, &guess)?;
-        let built = match self.tree.recv() {
+        let sent = match self.early_tree.take() {
+            Some(tree) => Ok(Ok(tree)),
+            None => self.tree.recv(),
+        };
+        let built = match sent {
             Ok(Ok((built, at))) => {
                 timeline.built = Some(at);
                 timeline.received = Some(self.began.elapsed());

@@ -164,6 +164,11 @@ pub struct TreeTimeline {
     pub built: Option<Duration>,
     /// The calling thread reached the cut.
     pub reached_cut: Option<Duration>,
+    /// The calling thread, still before the cut, saw that the worker had
+    /// given up (no guess it could make, or a build it refused) and parsed
+    /// on from there with pipelined workers (one chunk; a chained parse
+    /// settles each chunk at its cut).
+    pub given_up: Option<Duration>,
     /// The calling thread had received the worker's tree (after waiting
     /// for it, if it was not built yet).
     pub received: Option<Duration>,
