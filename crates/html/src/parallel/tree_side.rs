@@ -27,8 +27,8 @@ use crate::tree_builder::{
 /// past halfway, since the worker does more than the calling thread per
 /// byte — it starts later (a pool thread woken), scans its chunk's tags
 /// for its guess (a fifth of a parse's time per byte on markup dense in
-/// tags; a third before its fast paths of 2026-12-04), grows its own arena — and the calling thread then waits for
-/// it. Measured on the 16 MB well-formed document
+/// tags; a third before its fast paths of 2026-12-04), grows its own
+/// arena — and the calling thread then waits for it. Measured on the 16 MB well-formed document
 /// (`hpar_bench::well_formed_document`, 2026-12-02, `TreeTimeline`): at a
 /// cut halfway the worker's tree was ready 1–8 ms after the calling
 /// thread reached the cut; at 56 % the calling thread came 4–10 ms after
@@ -125,9 +125,9 @@ const ADOPT_PER_BUILD: f64 = 0.3;
 /// worker's, so each chunk is `1 + a / (1 + s)` times the one before (the
 /// first worker's `1 / (1 + s)` times the calling thread's: with one
 /// worker, 55 % of the input for the calling thread, the cut
-/// [`TREE_CUT_PERCENT`] places from timelines). Equal chunks
-/// would leave the later workers idle while the adoptions before theirs
-/// run one after another: in `spinneret-bench hpar-model`'s terms, a
+/// [`TREE_CUT_PERCENT`] places from timelines). Equal chunks would leave
+/// the later workers idle while the adoptions before theirs run one after
+/// another: in `spinneret-bench hpar-model`'s terms, a
 /// schedule of `F7 = 0.41` of the sequential parse at 8 threads, against
 /// `0.35` for these.
 fn chunk_shares(workers: usize) -> Vec<f64> {
@@ -277,9 +277,10 @@ pub(super) enum Ran {
     Meta,
 }
 
-/// Runs the calling thread's builder (as the sequential driver does) until its tokenizer is at or past
-/// `until` (or, when `until` is the input's length, to the end and its end
-/// of file), or to a watched `<meta>`.
+/// Runs the calling thread's builder (as the sequential driver does)
+/// until its tokenizer is at or past `until` (or, when `until` is the
+/// input's length, to the end and its end of file), or to a watched
+/// `<meta>`.
 pub(super) fn run_main(
     builder: &mut TreeBuilder<DomSink>,
     core: &mut Core,
