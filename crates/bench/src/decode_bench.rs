@@ -9,8 +9,8 @@
 //! a `<meta charset>` ([`legacy_document`]). Each decoding is timed on its
 //! own, the two alternating, best of `rounds`; the texts are checked equal
 //! before timing. A last row validates the corpus pages as UTF-8 text,
-//! whole and as two halves on the pool: what parallel UTF-8 validation would save
-//! ([`utf8_validation_row`]).
+//! whole and as two halves on the pool: what parallel UTF-8 validation
+//! would save ([`utf8_validation_row`]).
 
 use std::hint::black_box;
 use std::time::Instant;
