@@ -43,7 +43,6 @@ pub fn run(rounds: usize, quick: bool) {
             eprintln!("decode: no corpus page in {label}");
             continue;
         };
-        let non_ascii = bytes.iter().filter(|b| !b.is_ascii()).count();
         let whole = decode_with(&bytes, encoding);
         let pieces = pool.install(|| decode_parallel(&bytes, encoding, 2));
         assert!(whole == pieces, "{label}: pieces differ from the whole");
@@ -60,18 +59,7 @@ pub fn run(rounds: usize, quick: bool) {
             });
             two = two.min(t);
         }
-        table.push(vec![
-            Cell::text(label),
-            Cell::Count(pages as u64),
-            Cell::text(format!(
-                "{:.1} %",
-                100.0 * non_ascii as f64 / bytes.len() as f64
-            )),
-            Cell::Fixed(bytes.len() as f64 / 1e6, 1),
-            Cell::Fixed(one * 1e3, 1),
-            Cell::Fixed(two * 1e3, 1),
-            Cell::text(format!("{:.2}×", one / two)),
-        ]);
+        table.push(row(label, pages, &bytes, (one, two), 1));
     }
     table.push(utf8_validation_row(&set, mb, rounds, &pool));
     println!("## spinneret-bench decode\n");
@@ -112,7 +100,6 @@ fn utf8_validation_row(
         whole_valid, halves_valid,
         "UTF-8: the halves' verdict is the whole's"
     );
-    let non_ascii = bytes.iter().filter(|b| !b.is_ascii()).count();
     let (mut one, mut two) = (f64::MAX, f64::MAX);
     for _ in 0..rounds.max(1) {
         let buffer = bytes.clone();
@@ -130,16 +117,30 @@ fn utf8_validation_row(
         });
         two = two.min(t);
     }
+    row("UTF-8 (validation)", pages, &bytes, (one, two), 2)
+}
+
+/// A row of the table: the document's encoding, pages and bytes, and its
+/// best times on one thread and on two (seconds; milliseconds shown with
+/// `decimals` places).
+fn row(
+    label: &str,
+    pages: usize,
+    bytes: &[u8],
+    (one, two): (f64, f64),
+    decimals: usize,
+) -> Vec<Cell> {
+    let non_ascii = bytes.iter().filter(|b| !b.is_ascii()).count();
     vec![
-        Cell::text("UTF-8 (validation)"),
+        Cell::text(label),
         Cell::Count(pages as u64),
         Cell::text(format!(
             "{:.1} %",
             100.0 * non_ascii as f64 / bytes.len() as f64
         )),
         Cell::Fixed(bytes.len() as f64 / 1e6, 1),
-        Cell::Fixed(one * 1e3, 2),
-        Cell::Fixed(two * 1e3, 2),
+        Cell::Fixed(one * 1e3, decimals),
+        Cell::Fixed(two * 1e3, decimals),
         Cell::text(format!("{:.2}×", one / two)),
     ]
 }

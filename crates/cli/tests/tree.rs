@@ -233,20 +233,7 @@ fn threads_give_the_same_tree() {
             stdout(tree(&["--format", format, path], b"")) == sequential,
             "{format}: default threads"
         );
-        for threads in ["2", "4"] {
-            let speculating = [
-                "--format",
-                format,
-                "--threads",
-                threads,
-                "--tree-speculation",
-                path,
-            ];
-            assert!(
-                stdout(tree(&speculating, b"")) == sequential,
-                "{format}: tree speculation, {threads} threads"
-            );
-        }
+        speculation_gives(path, format, &sequential);
     }
 }
 
@@ -273,19 +260,25 @@ fn tree_speculation_adopts_and_renders_in_every_format() {
     for format in ["dump", "html", "text"] {
         let sequential = stdout(tree(&["--format", format, "--threads", "1", path], b""));
         assert!(sequential.contains("Post 31999"), "{format}");
-        for threads in ["2", "4"] {
-            let speculating = [
-                "--format",
-                format,
-                "--threads",
-                threads,
-                "--tree-speculation",
-                path,
-            ];
-            assert!(
-                stdout(tree(&speculating, b"")) == sequential,
-                "{format}: tree speculation, {threads} threads"
-            );
-        }
+        speculation_gives(path, format, &sequential);
+    }
+}
+
+/// `--tree-speculation` at 2 and 4 threads writes `path`'s tree in
+/// `format` as `sequential`.
+fn speculation_gives(path: &str, format: &str, sequential: &str) {
+    for threads in ["2", "4"] {
+        let speculating = [
+            "--format",
+            format,
+            "--threads",
+            threads,
+            "--tree-speculation",
+            path,
+        ];
+        assert!(
+            stdout(tree(&speculating, b"")) == sequential,
+            "{format}: tree speculation, {threads} threads"
+        );
     }
 }

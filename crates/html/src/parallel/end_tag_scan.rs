@@ -228,8 +228,12 @@ struct IdCounts {
 
 impl IdCounts {
     fn get(&self, id: u32) -> u32 {
-        let (counts, i) = self.slot(id);
-        counts.get(i).copied().unwrap_or(0)
+        match id.checked_sub(OTHER_IDS) {
+            Some(i) => self.other.get(i as usize),
+            None => self.local.get(id as usize),
+        }
+        .copied()
+        .unwrap_or(0)
     }
 
     fn get_mut(&mut self, id: u32) -> &mut u32 {
@@ -241,13 +245,6 @@ impl IdCounts {
             counts.resize(i + 1, 0);
         }
         &mut counts[i]
-    }
-
-    fn slot(&self, id: u32) -> (&[u32], usize) {
-        match id.checked_sub(OTHER_IDS) {
-            Some(i) => (&self.other, i as usize),
-            None => (&self.local, id as usize),
-        }
     }
 }
 
