@@ -73,6 +73,7 @@ pub fn run(rounds: usize, quick: bool) {
         Column::right("--threads 2 s"),
         Column::right("CPU s"),
         Column::right("speedup"),
+        Column::right("paired"),
     ]);
     let largest = *sizes.last().expect("a size");
     let documents = sizes.iter().flat_map(|&mb| {
@@ -139,8 +140,8 @@ pub fn run(rounds: usize, quick: bool) {
                 args.extend(["--threads".to_string(), threads.to_string()]);
                 args
             };
-            let (one, two) = match alternate(&bin, &args("1"), &args("2"), rounds) {
-                Ok(best) => best,
+            let (one, two, paired) = match alternate(&bin, &args("1"), &args("2"), rounds) {
+                Ok(runs) => runs,
                 Err(e) => {
                     eprintln!("hpar-cli: {e}");
                     continue;
@@ -154,26 +155,31 @@ pub fn run(rounds: usize, quick: bool) {
                 Cell::text(format!("{:.3}", two.0)),
                 Cell::text(two.1.map_or("—".into(), |c| format!("{c:.3}"))),
                 Cell::text(format!("{:.2}×", one.0 / two.0)),
+                Cell::text(format!("{paired:.2}×")),
             ]);
         }
     }
     println!("## spinneret-bench hpar-cli\n");
     println!(
         "Whole process, output to /dev/null; best wall time of {rounds} alternating rounds, \
-         and the CPU time (user + system) of that run.\n"
+         and the CPU time (user + system) of that run; paired: the median, over the rounds, \
+         of the round's --threads 1 time over its --threads 2 time.\n"
     );
     print!("{}", table.markdown());
 }
 
-/// Runs `a` and `b` alternately `rounds` times; the best wall time of
-/// each, with that run's CPU seconds.
+/// Runs `a` and `b` alternately `rounds` times: the best wall time of
+/// each, with that run's CPU seconds, and the median over the rounds of
+/// `a`'s time over `b`'s (two runs back to back meet about the same
+/// machine, which on a shared host moves by a factor of two within an
+/// hour; the best times may come from different moments).
 #[allow(clippy::type_complexity)]
 fn alternate(
     bin: &Path,
     a: &[String],
     b: &[String],
     rounds: usize,
-) -> Result<((f64, Option<f64>), (f64, Option<f64>)), String> {
+) -> Result<((f64, Option<f64>), (f64, Option<f64>), f64), String> {
     let run = |args: &[String]| {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
         run_measured(bin, &args, false).map(|m| (m.secs, m.cpu_secs))
@@ -183,9 +189,18 @@ fn alternate(
         _ => Some(run),
     };
     let (mut best_a, mut best_b) = (None, None);
+    let mut ratios = Vec::with_capacity(rounds.max(1));
     for _ in 0..rounds.max(1) {
-        best_a = better(best_a, run(a)?);
-        best_b = better(best_b, run(b)?);
+        let (run_a, run_b) = (run(a)?, run(b)?);
+        ratios.push(run_a.0 / run_b.0);
+        best_a = better(best_a, run_a);
+        best_b = better(best_b, run_b);
     }
-    Ok((best_a.expect("one round"), best_b.expect("one round")))
+    ratios.sort_by(f64::total_cmp);
+    let paired = ratios[ratios.len() / 2];
+    Ok((
+        best_a.expect("one round"),
+        best_b.expect("one round"),
+        paired,
+    ))
 }
