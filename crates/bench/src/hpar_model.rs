@@ -41,8 +41,6 @@
 //! the check is its speedup beside the measured one, paired against the
 //! sequential parse as in `hpar`.
 
-use std::time::Duration;
-
 use spinneret_html::{
     ChunkCosts, ParallelOptions, ParseOptions, parse_document, parse_document_parallel,
     probe_chunk_costs,
@@ -106,24 +104,49 @@ pub fn run(plan: Plan, quick: bool) {
     );
 }
 
-/// A modelled parse: its time, the sequential one's, the chunks adopted.
-struct Model {
-    parallel: Duration,
-    sequential: Duration,
+/// A modelled parse: its cost, the sequential one's, the chunks adopted
+/// (costs in seconds, or in instructions for `hpar_model_instructions`).
+pub(crate) struct Model {
+    pub(crate) parallel: f64,
+    pub(crate) sequential: f64,
     /// Chunks speculated, and adopted.
-    chunks: usize,
-    adopted: usize,
+    pub(crate) chunks: usize,
+    pub(crate) adopted: usize,
 }
 
 impl Model {
-    fn speedup(&self) -> f64 {
-        self.sequential.as_secs_f64() / self.parallel.as_secs_f64().max(1e-9)
+    pub(crate) fn speedup(&self) -> f64 {
+        self.sequential / self.parallel.max(1e-9)
     }
 }
 
-/// The model (module doc) of `doc` cut into `k` chunks.
-fn model(doc: &str, k: usize, options: &ParseOptions) -> Model {
-    // Where the real code cuts for k threads.
+/// One chunk's steps as the schedule needs them (the fields of
+/// [`ChunkCosts`], in any unit).
+pub(crate) struct Steps {
+    pub(crate) prefix: f64,
+    pub(crate) rest: f64,
+    pub(crate) chunk_scan: f64,
+    pub(crate) build: f64,
+    pub(crate) validate: f64,
+    /// Where the chunk's tree is adopted.
+    pub(crate) adopt: Option<f64>,
+}
+
+impl From<&ChunkCosts> for Steps {
+    fn from(c: &ChunkCosts) -> Steps {
+        Steps {
+            prefix: c.prefix.as_secs_f64(),
+            rest: c.rest.as_secs_f64(),
+            chunk_scan: c.chunk_scan.as_secs_f64(),
+            build: c.build.as_secs_f64(),
+            validate: c.validate.as_secs_f64(),
+            adopt: c.adopt.map(|a| a.as_secs_f64()),
+        }
+    }
+}
+
+/// Where the real code cuts `doc` for `k` threads, and each chunk's end.
+pub(crate) fn chunks_for(doc: &str, k: usize) -> Vec<(usize, usize)> {
     let cuts = ParallelOptions {
         tree_speculation: true,
         tree_speculation_from: 0,
@@ -136,16 +159,26 @@ fn model(doc: &str, k: usize, options: &ParseOptions) -> Model {
         .skip(1)
         .copied()
         .chain(std::iter::once(doc.len()));
-    let chunks: Vec<ChunkCosts> = cuts
-        .iter()
-        .zip(ends)
-        .filter_map(|(&cut, end)| least_costs(doc, cut, end, options))
+    cuts.iter().copied().zip(ends).collect()
+}
+
+/// The model (module doc) of `doc` cut into `k` chunks, from their times.
+fn model(doc: &str, k: usize, options: &ParseOptions) -> Model {
+    let chunks: Vec<Steps> = chunks_for(doc, k)
+        .into_iter()
+        .filter_map(|(cut, end)| least_costs(doc, cut, end, options))
+        .map(|costs| Steps::from(&costs))
         .collect();
+    schedule(&chunks)
+}
+
+/// The schedule of the module doc over chunks in input order.
+pub(crate) fn schedule(chunks: &[Steps]) -> Model {
     let Some(first) = chunks.first() else {
         // No cut: one chunk, the sequential parse.
         return Model {
-            parallel: Duration::from_nanos(1),
-            sequential: Duration::from_nanos(1),
+            parallel: 1.0,
+            sequential: 1.0,
             chunks: 0,
             adopted: 0,
         };
@@ -156,9 +189,9 @@ fn model(doc: &str, k: usize, options: &ParseOptions) -> Model {
     let mut done = first.prefix;
     let mut parsed = first.prefix;
     let mut adopted = 0;
-    for chunk in &chunks {
+    for chunk in chunks {
         let to_end = chunk.prefix + chunk.rest;
-        let own = to_end.saturating_sub(parsed);
+        let own = (to_end - parsed).max(0.0);
         parsed = parsed.max(to_end);
         done = match chunk.adopt {
             Some(adopt) => {
@@ -168,10 +201,9 @@ fn model(doc: &str, k: usize, options: &ParseOptions) -> Model {
             None => done + chunk.validate + own,
         };
     }
-    let sequential = parsed;
     Model {
         parallel: done,
-        sequential,
+        sequential: parsed,
         chunks: chunks.len(),
         adopted,
     }

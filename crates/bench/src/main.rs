@@ -19,7 +19,9 @@
 //!   speculation.
 //! - `hpar-model` ([`hpar_model`]): tree speculation over 2–16 chunks,
 //!   a scheduling model fed with each chunk's measured costs, beside the
-//!   measured 2-thread run.
+//!   measured 2-thread run; `hpar-model instructions`
+//!   ([`hpar_model_instructions`]), the same model fed with each step's
+//!   instructions, counted by callgrind.
 //! - `decode` ([`decode_bench`]): one large document in a legacy
 //!   encoding decoded on one thread and in pieces on two.
 //! - `hpar-cli` ([`hpar_cli`]): the whole `spinneret tree` process on
@@ -51,7 +53,7 @@
 //! spinneret-bench pipeline [--quick] [--repeat K]
 //! spinneret-bench tree [--quick]
 //! spinneret-bench hpar [--quick]
-//! spinneret-bench hpar-model [--quick]
+//! spinneret-bench hpar-model [instructions] [--quick]
 //! spinneret-bench decode [--quick] [--repeat K]
 //! spinneret-bench hpar-cli [--quick] [--repeat K]
 //! spinneret-bench index [--quick] [--repeat K]
@@ -62,10 +64,13 @@
 //!                                                  (for callgrind-tokenize.sh)
 //! spinneret-bench kernel tree-<none|spinneret|html5ever|scraper> pages
 //!                                                  (for callgrind-tree.sh)
+//! spinneret-bench kernel hpar-probe FILE K         (for hpar-model instructions)
 //! ```
 //!
 //! The hidden `kernel` mode prints one line, `items=N ok=M` (the tokenizer's
-//! adds `pages=… failed=…`), which the callgrind scripts read.
+//! adds `pages=… failed=…`), which the callgrind scripts read; `hpar-probe`
+//! prints each chunk's outcome, and `hpar-model instructions` reads the
+//! profiles callgrind writes.
 
 // Only the counting allocator (alloc_count) has unsafe code: implementing
 // `GlobalAlloc` requires it.
@@ -79,6 +84,7 @@ mod encoding_bench;
 mod hpar_bench;
 mod hpar_cli;
 mod hpar_model;
+mod hpar_model_instructions;
 mod index_bench;
 mod pages;
 mod pipeline_bench;
@@ -113,7 +119,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench canon [--quick]\n\
          \x20      spinneret-bench tree [--quick]\n\
          \x20      spinneret-bench hpar [--quick]\n\
-         \x20      spinneret-bench hpar-model [--quick]\n\
+         \x20      spinneret-bench hpar-model [instructions] [--quick]\n\
          \x20      spinneret-bench decode [--quick] [--repeat K]\n\
          \x20      spinneret-bench hpar-cli [--quick] [--repeat K]\n\
          \x20      spinneret-bench index [--quick] [--repeat K]\n\
@@ -190,6 +196,7 @@ fn main() -> ExitCode {
         ["tree"] => tree_bench::run(plan, quick),
         ["hpar"] => hpar_bench::run(plan, quick),
         ["hpar-model"] => hpar_model::run(plan, quick),
+        ["hpar-model", "instructions"] => hpar_model_instructions::run(quick),
         ["hpar-cli"] => hpar_cli::run(repeat.unwrap_or(5) as usize, quick),
         ["decode"] => decode_bench::run(repeat.unwrap_or(7) as usize, quick),
         // `--repeat` belongs to `pipeline`, `index`, `text`, `decode` and `hpar-cli` alone.
@@ -208,6 +215,8 @@ fn main() -> ExitCode {
                 None => return usage(),
             }
         }
+        // Hidden: one probe of each chunk, for `hpar-model instructions`.
+        ["kernel", "hpar-probe", file, k] => return hpar_model_instructions::run_probe(file, k),
         // Hidden: one untimed pass, for callgrind.sh.
         ["kernel", lib, dataset] if url_bench::is_dataset(dataset) => {
             match Library::from_name(lib) {

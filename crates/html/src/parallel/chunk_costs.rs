@@ -27,6 +27,17 @@
 //! scan to the input's end, where the cut is where the parser cuts (before
 //! a tag, outside raw text), at the cost of the chunk's own scan, which is
 //! what `chunk_scan` times.
+//!
+//! Each step runs in a function of its own, never inlined, named for it
+//! (`step_prefix`, `step_guess`, `step_chunk_scan`, `step_build`,
+//! `step_validate`, `step_adopt`, `step_rest`): under callgrind,
+//! `--collect-atstart=no --toggle-collect='*chunk_costs::step_*'` and a
+//! `--dump-after=spinneret_html::parallel::chunk_costs::step_…` for each
+//! step write one profile per step run,
+//! with that step's instructions alone (`spinneret-bench hpar-model
+//! instructions`: the model fed with counts that hold still on a noisy
+//! machine). Run the probe on a pool of one thread to count an adoption's
+//! passes on the pool too.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -92,7 +103,7 @@ pub fn probe_chunk_costs(
     let mut builder = TreeBuilder::new(sink, options.scripting, false);
     builder.sink.doc.reserve_for_input(input.len());
     let began = Instant::now();
-    let mut core = super::probe::parse_to_cut(&mut builder, input, cut, options);
+    let mut core = step_prefix(|| super::probe::parse_to_cut(&mut builder, input, cut, options));
     let prefix = began.elapsed();
     // The document at the cut, with the room a parse reserves (a clone has
     // none: the adoption would copy it).
@@ -112,15 +123,17 @@ pub fn probe_chunk_costs(
     // The worker's part.
     let stop = AtomicBool::new(false);
     let began = Instant::now();
-    let prepared = tree_speculation::prepare(input, &source, cut, options, false, &stop);
+    let prepared =
+        step_guess(|| tree_speculation::prepare(input, &source, cut, options, false, &stop));
     costs.guess = began.elapsed();
     let began = Instant::now();
-    let own = super::end_tag_scan::unmatched_end_tags(chunk_end, cut, options.scripting, || false);
+    step_chunk_scan(|| {
+        super::end_tag_scan::unmatched_end_tags(chunk_end, cut, options.scripting, || false)
+    });
     costs.chunk_scan = began.elapsed();
-    std::hint::black_box(own);
     let built = prepared.map(|(prepared, guess)| {
         let began = Instant::now();
-        let built = tree_speculation::run(prepared, chunk_end, &stop);
+        let built = step_build(|| tree_speculation::run(prepared, chunk_end, &stop));
         costs.build = began.elapsed();
         (built, guess)
     });
@@ -137,14 +150,15 @@ pub fn probe_chunk_costs(
         Ok((Ok(tree), guess)) => {
             costs.nodes = tree.node_count();
             let began = Instant::now();
-            let adoptable = tree_speculation::adoptable(&builder, &core, cut, &guess);
+            let adoptable =
+                step_validate(|| tree_speculation::adoptable(&builder, &core, cut, &guess));
             costs.validate = began.elapsed();
             match adoptable {
                 Err(why) => costs.rejection = Some(why),
                 Ok(stand_ins) => {
                     let mut doc = at_cut;
                     let began = Instant::now();
-                    doc.adopt_speculated(tree, &stand_ins, guess.last_stand_in);
+                    step_adopt(|| doc.adopt_speculated(tree, &stand_ins, guess.last_stand_in));
                     costs.adopt = Some(began.elapsed());
                 }
             }
@@ -153,7 +167,28 @@ pub fn probe_chunk_costs(
     // The rest, sequentially from the true state (where the calling
     // thread is: at the cut, or past it inside a token).
     let began = Instant::now();
-    drive(&mut builder, &mut core, chunk_end, true);
+    step_rest(|| drive(&mut builder, &mut core, chunk_end, true));
     costs.rest = began.elapsed();
     Some(costs)
 }
+
+/// The step functions (module doc): each runs its closure, and is a
+/// function callgrind can name.
+macro_rules! steps {
+    ($($step:ident),*) => {$(
+        #[inline(never)]
+        fn $step<R>(run: impl FnOnce() -> R) -> R {
+            std::hint::black_box(run())
+        }
+    )*};
+}
+
+steps!(
+    step_prefix,
+    step_guess,
+    step_chunk_scan,
+    step_build,
+    step_validate,
+    step_adopt,
+    step_rest
+);
