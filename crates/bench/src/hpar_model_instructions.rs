@@ -71,6 +71,12 @@ pub fn run(quick: bool) {
         columns.push(Column::right(format!("{k}: model")));
     }
     let mut table = Table::new(columns);
+    // The paper's Table IV for each thread count: why chunks were rebuilt.
+    let mut fates_columns = vec![Column::left("document")];
+    for k in THREADS {
+        fates_columns.push(Column::left(format!("{k} threads: rebuilt, why")));
+    }
+    let mut fates = Table::new(fates_columns);
     for (name, doc) in model_documents(quick) {
         let file = dir.join("document.html");
         if let Err(e) = std::fs::write(&file, &doc) {
@@ -82,15 +88,21 @@ pub fn run(quick: bool) {
             Cell::text(format!("{:.2} MB", doc.len() as f64 / 1e6)),
         ];
         let mut models = Vec::new();
+        let mut why = vec![Cell::text(name.clone())];
         for k in THREADS {
             match probe_under_callgrind(&file, k, &dir) {
-                Ok(chunks) => models.push(Some(schedule(&chunks))),
+                Ok(probed) => {
+                    why.push(Cell::text(probed.rebuilt()));
+                    models.push(Some(schedule(&probed.chunks)));
+                }
                 Err(e) => {
                     eprintln!("hpar-model instructions: {name}, {k} threads: {e}");
+                    why.push(Cell::text("—".to_string()));
                     models.push(None);
                 }
             }
         }
+        fates.push(why);
         let sequential = models
             .iter()
             .flatten()
@@ -114,6 +126,10 @@ pub fn run(quick: bool) {
          (callgrind; one thread per chunk; see hpar_model.rs and \
          hpar_model_instructions.rs):\n\n{}",
         table.markdown()
+    );
+    println!(
+        "\nThe chunks whose tree would be rebuilt, and why (`TreeRejection`):\n\n{}",
+        fates.markdown()
     );
 }
 
@@ -139,9 +155,9 @@ fn model_documents(quick: bool) -> Vec<(String, String)> {
 }
 
 /// Runs the hidden probe kernel on `file` cut for `k` threads under
-/// callgrind, profiles written into `dir`; each chunk's steps in
-/// instructions.
-fn probe_under_callgrind(file: &Path, k: usize, dir: &Path) -> Result<Vec<Steps>, String> {
+/// callgrind, profiles written into `dir`: each chunk's steps in
+/// instructions, and its fate.
+fn probe_under_callgrind(file: &Path, k: usize, dir: &Path) -> Result<Probed, String> {
     let out = dir.join("cg");
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -169,7 +185,7 @@ fn probe_under_callgrind(file: &Path, k: usize, dir: &Path) -> Result<Vec<Steps>
         .args(["kernel", "hpar-probe"])
         .arg(file)
         .arg(k.to_string())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let output = command.output().map_err(|e| format!("valgrind: {e}"))?;
     if !output.status.success() {
@@ -178,7 +194,46 @@ fn probe_under_callgrind(file: &Path, k: usize, dir: &Path) -> Result<Vec<Steps>
         return Err(format!("the probe failed: {}", tail.join(" / ")));
     }
     let profiles = profiles_in(&out)?;
-    chunks_of(&profiles)
+    let chunks = chunks_of(&profiles)?;
+    let fates: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    if fates.len() != chunks.len() {
+        return Err(format!(
+            "{} chunks probed, {} profiled",
+            fates.len(),
+            chunks.len()
+        ));
+    }
+    Ok(Probed { chunks, fates })
+}
+
+/// What the probe of one document cut for one thread count gave.
+struct Probed {
+    /// Each chunk's steps, in instructions.
+    chunks: Vec<Steps>,
+    /// Each chunk's fate: `adopted`, or why it would be rebuilt.
+    fates: Vec<String>,
+}
+
+impl Probed {
+    /// The rebuilt chunks by reason, most first: `OpenElements 5, Mode 1`.
+    fn rebuilt(&self) -> String {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for fate in self.fates.iter().filter(|f| *f != "adopted") {
+            match counts.iter_mut().find(|(why, _)| why == fate) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((fate, 1)),
+            }
+        }
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let counts: Vec<String> = counts.iter().map(|(why, n)| format!("{why} {n}")).collect();
+        match counts.is_empty() {
+            true => "—".to_string(),
+            false => counts.join(", "),
+        }
+    }
 }
 
 /// The step and instruction count of each profile `cg.out.N` in `dir`,
@@ -265,8 +320,13 @@ pub fn run_probe(file: &str, k: &str) -> ExitCode {
     };
     pool.install(|| {
         for (cut, end) in chunks_for(&doc, k) {
-            let costs = probe_chunk_costs(&doc, cut, end, &options);
-            println!("{cut}..{end}: {:?}", costs.map(|c| c.rejection));
+            // One line per probed chunk, in input order: `adopted`, or
+            // why its tree would be rebuilt.
+            match probe_chunk_costs(&doc, cut, end, &options).map(|c| c.rejection) {
+                Some(None) => println!("adopted"),
+                Some(Some(why)) => println!("{why:?}"),
+                None => {}
+            }
         }
     });
     ExitCode::SUCCESS
