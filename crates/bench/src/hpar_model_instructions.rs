@@ -331,3 +331,101 @@ pub fn run_probe(file: &str, k: &str) -> ExitCode {
     });
     ExitCode::SUCCESS
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(step: &str, count: u64) -> (String, u64) {
+        (step.to_string(), count)
+    }
+
+    #[test]
+    fn profiles_are_grouped_into_chunks_at_each_prefix() {
+        let profiles = [
+            // An adopted chunk: every step.
+            profile("step_prefix", 100),
+            profile("step_guess", 7),
+            profile("step_chunk_scan", 5),
+            profile("step_build", 80),
+            profile("step_validate", 1),
+            profile("step_adopt", 9),
+            profile("step_rest", 90),
+            // A chunk refused before building: no build, no validation.
+            profile("step_prefix", 150),
+            profile("step_guess", 3),
+            profile("step_chunk_scan", 2),
+            profile("step_rest", 40),
+        ];
+        let chunks = chunks_of(&profiles).unwrap();
+        assert_eq!(chunks.len(), 2);
+        let (a, b) = (&chunks[0], &chunks[1]);
+        assert_eq!(
+            (a.prefix, a.chunk_scan, a.build, a.validate, a.adopt, a.rest),
+            (100.0, 5.0, 80.0, 1.0, Some(9.0), 90.0)
+        );
+        assert_eq!(
+            (b.prefix, b.chunk_scan, b.build, b.validate, b.adopt, b.rest),
+            (150.0, 2.0, 0.0, 0.0, None, 40.0)
+        );
+    }
+
+    #[test]
+    fn profiles_out_of_order_or_unknown_are_errors() {
+        assert!(chunks_of(&[profile("step_build", 1)]).is_err());
+        let unknown = [profile("step_prefix", 1), profile("step_other", 1)];
+        assert!(chunks_of(&unknown).is_err());
+        assert!(chunks_of(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_schedule_of_two_adopted_chunks() {
+        let chunk = |prefix: f64, rest: f64, build: f64, adopt: Option<f64>| Steps {
+            prefix,
+            rest,
+            chunk_scan: build / 10.0,
+            build,
+            validate: 0.0,
+            adopt,
+        };
+        // Chunk 0 is the calling thread's 50 units; chunks 1 and 2 (30 and
+        // 20 units) are built by workers, ready at 33 and 22, adopted at
+        // 3 and 2 units each.
+        let chunks = [
+            chunk(50.0, 30.0, 30.0, Some(3.0)),
+            chunk(80.0, 20.0, 20.0, Some(2.0)),
+        ];
+        let model = schedule(&chunks);
+        assert_eq!((model.chunks, model.adopted), (2, 2));
+        assert_eq!(model.sequential, 100.0);
+        // max(50, 33) + 3, then max(53, 22) + 2.
+        assert_eq!(model.parallel, 55.0);
+        // A rejected chunk is parsed by the calling thread after its
+        // predecessor: its own 20 units.
+        let chunks = [
+            chunk(50.0, 30.0, 30.0, Some(3.0)),
+            chunk(80.0, 20.0, 20.0, None),
+        ];
+        assert_eq!(schedule(&chunks).parallel, 73.0);
+    }
+
+    #[test]
+    fn rebuilt_chunks_are_counted_by_reason() {
+        let probed = |fates: &[&str]| Probed {
+            chunks: Vec::new(),
+            fates: fates.iter().map(|f| f.to_string()).collect(),
+        };
+        assert_eq!(probed(&["adopted", "adopted"]).rebuilt(), "—");
+        let fates = [
+            "Mode",
+            "adopted",
+            "ReachedContext",
+            "ReachedContext",
+            "Tokenizer",
+        ];
+        assert_eq!(
+            probed(&fates).rebuilt(),
+            "ReachedContext 2, Mode 1, Tokenizer 1"
+        );
+    }
+}
