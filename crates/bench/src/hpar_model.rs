@@ -52,7 +52,7 @@ use crate::table::{Cell, Column, Table};
 use crate::timing::Plan;
 
 /// The thread counts modelled.
-const THREADS: [usize; 4] = [2, 4, 8, 16];
+pub(crate) const THREADS: [usize; 4] = [2, 4, 8, 16];
 
 /// Probes of each chunk; the least time of each step is kept.
 const PROBES: usize = 3;

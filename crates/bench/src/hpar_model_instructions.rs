@@ -24,12 +24,9 @@ use std::process::{Command, ExitCode, Stdio};
 use spinneret_html::{ParseOptions, probe_chunk_costs};
 
 use crate::hpar_bench::{documents, well_formed_document};
-use crate::hpar_model::{Model, Steps, chunks_for, schedule};
+use crate::hpar_model::{Model, Steps, THREADS, chunks_for, schedule};
 use crate::pages::Pages;
 use crate::table::{Cell, Column, Table};
-
-/// The thread counts modelled.
-const THREADS: [usize; 4] = [2, 4, 8, 16];
 
 /// The probe's step functions, as callgrind names them, in the order a
 /// chunk runs them.
