@@ -1,19 +1,17 @@
-//! `--format parquet`: the links as a Parquet file, in Arrow batches
-//! (`spinneret_columns::schema`, the schema of the Python package's
-//! `warc_links`).
+//! Parquet files written from Arrow record batches, streamed to a run's
+//! output: `links --format parquet` (its own writer, which filters
+//! `--unique`), `index --format parquet` and `text --format parquet`
+//! ([`BatchWriter`]).
 //!
 //! The Arrow writer encodes into a buffer of its own, which is passed on
 //! to the run's output after every batch: so the output needs no `Send`
 //! or `Seek` (a pipe will do), and what is held is the row group being
 //! encoded ([`ROW_GROUP_ROWS`] rows at most) plus the batch being filled.
 //!
-//! Invariant: the rows, their order and `--unique`'s choice are those of
-//! the JSON Lines output of the same run.
-
-//!
 //! The writer is behind the `parquet` cargo feature (on by default): a
 //! build without it (`--no-default-features`, a minute quicker from cold)
-//! has no Parquet writer, and `--format parquet` says so.
+//! has no Parquet writer, and `--format parquet` says so
+//! (`ParquetOutError::NotBuilt`).
 
 use std::io;
 
@@ -21,25 +19,11 @@ use crate::Error;
 
 mod batches;
 pub use batches::BatchWriter;
-#[cfg(feature = "parquet")]
-mod writer;
-#[cfg(feature = "parquet")]
-pub use writer::ParquetOut;
-
-#[cfg(not(feature = "parquet"))]
-mod absent;
-#[cfg(not(feature = "parquet"))]
-pub use absent::ParquetOut;
 
 /// Rows per row group: about 10–20 MB of links before compression, so a
 /// reader can skip and parallelize over a crawl's file, and the writer
 /// holds one row group at a time.
 pub const ROW_GROUP_ROWS: usize = 1 << 17;
-
-/// The columns written without statistics: the others (`error`, `tag`,
-/// `attr`, `kind`, `offset`, `status`) hold short values.
-#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
-const TEXT_WITHOUT_STATISTICS: [&str; 6] = ["source", "target", "raw", "rel", "text", "record"];
 
 /// A streamed page's rows are written every this many rows.
 pub const STREAM_BATCH_ROWS: usize = 1 << 16;
@@ -70,7 +54,7 @@ pub enum ParquetOutError {
 
 /// Whether a Parquet write went out: `Ok(false)` when the output was
 /// closed (a closed pipe ends the run quietly, as for lines).
-pub(crate) fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
+pub fn parquet_written(r: Result<(), ParquetOutError>) -> Result<bool, Error> {
     match r {
         Ok(()) => Ok(true),
         Err(ParquetOutError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),

@@ -6,7 +6,7 @@
 //! [`Sink`] (how the calling thread writes each result, in input order);
 //! the threading is here, once:
 //!
-//! - a producer thread reads the inputs ([`input::produce`]) into batches
+//! - a producer thread reads the inputs ([`inputs::produce()`]) into batches
 //!   of at most [`Drive::batch`] items or [`BATCH_BYTES`] of their
 //!   [`Item::weight`];
 //! - a processor thread has each batch processed in parallel on a rayon
@@ -25,7 +25,7 @@
 //! order, depends only on the inputs, never on the threads or the batch
 //! size.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use spinneret_warc::Options;
 
 use crate::Error;
-use crate::input::{self, Item, Source};
+use crate::inputs::{self, Item, Source};
 use crate::read_ahead::{Urgent, Workers};
 
 /// A batch is sent once its items hold this many payload bytes.
@@ -59,6 +59,18 @@ pub enum Status {
     Strict,
 }
 
+impl Status {
+    /// Why the run stopped early, as `--stats` says it (`None`: it did
+    /// not).
+    pub fn stopped(self) -> Option<&'static str> {
+        match self {
+            Status::Complete => None,
+            Status::OutputClosed => Some("output closed"),
+            Status::Strict => Some("strict"),
+        }
+    }
+}
+
 /// Whether the run goes on after a result is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -68,17 +80,8 @@ pub enum Flow {
     Stop(Status),
 }
 
-/// `Ok(false)`: the output pipe is closed.
-pub(crate) fn write_bytes(w: &mut BufWriter<&mut dyn Write>, bytes: &[u8]) -> Result<bool, Error> {
-    match w.write_all(bytes) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(Error::Output(e)),
-    }
-}
-
 /// `Flow::Go` while the output is open, else a stop for its closing.
-pub(crate) fn open_flow(open: bool) -> Flow {
+pub fn open_flow(open: bool) -> Flow {
     if open {
         Flow::Go
     } else {
@@ -194,7 +197,7 @@ pub fn drive<J: Job>(
         .map_err(|e| Error::Threads(e.to_string()))?;
     let urgent = Arc::new(Urgent::default());
     let bar = if how.progress {
-        progress_bar(sources.iter().map(input::source_len).sum())
+        progress_bar(sources.iter().map(inputs::source_len).sum())
     } else {
         ProgressBar::hidden()
     };
@@ -213,7 +216,7 @@ pub fn drive<J: Job>(
         let producer = scope.spawn(move || {
             let mut batch = Vec::new();
             let mut weight = 0usize;
-            let done = input::produce(sources, opts, workers, &mut |item, pos| {
+            let done = inputs::produce(sources, opts, workers, &mut |item, pos| {
                 weight += item.weight();
                 batch.push(item);
                 if batch.len() >= batch_items || weight >= BATCH_BYTES {

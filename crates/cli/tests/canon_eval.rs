@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use clap::Parser;
 use sha1::{Digest, Sha1};
 use spinneret_canon::{Canonicalizer, Profile};
-use spinneret_cli::args::{CanonEvalArgs, Cli, Command};
-use spinneret_cli::canon_eval::{self, EvalReport};
+use spinneret_cli::commands::canon_eval::{self, CanonEvalArgs, EvalReport};
+use spinneret_cli::commands::{Cli, Command};
 use spinneret_warc::{Reader, RecordType};
 
 fn args(inputs: &[String], extra: &[&str]) -> CanonEvalArgs {

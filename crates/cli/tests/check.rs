@@ -1,4 +1,4 @@
-//! `spinneret check` (through `spinneret_cli::check::run`, what the
+//! `spinneret check` (through `spinneret_cli::commands::check::run`, what the
 //! subcommand runs): every corpus WARC/ARC file is checked without a panic,
 //! with the verdict each is known to deserve and the same lines whatever
 //! `--threads`; damaged copies of a good corpus WARC (made here, in a temp
@@ -18,7 +18,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use spinneret_cli::check::{self, CheckArgs};
+use spinneret_cli::commands::check::{self, CheckArgs};
 
 #[derive(Parser)]
 struct Cmd {

@@ -12,7 +12,8 @@ use std::path::Path;
 use clap::Parser;
 use lol_html::html_content::Element;
 use lol_html::{ElementContentHandlers, HtmlRewriter, Selector, Settings};
-use spinneret_cli::args::{Cli, Command as CliCommand, LinksArgs};
+use spinneret_cli::commands::links::{self, LinksArgs};
+use spinneret_cli::commands::{Cli, Command as CliCommand};
 use spinneret_url::Url;
 use spinneret_warc::Reader;
 
@@ -82,8 +83,7 @@ fn links_args(warc: &Path, threads: usize) -> LinksArgs {
 pub fn spinneret_in_process(warc: &Path, threads: usize) -> (u64, u64) {
     let args = links_args(warc, threads);
     let mut out = Counting::default();
-    let r = spinneret_cli::pipeline::run(&args, &mut out, &mut io::sink(), false)
-        .expect("spinneret links run");
+    let r = links::run(&args, &mut out, &mut io::sink(), false).expect("spinneret links run");
     black_box(out.bytes);
     (r.stats.html_pages, r.stats.links_written)
 }

@@ -1,8 +1,9 @@
 //! A Parquet file of any Arrow record batches (one schema), streamed to
 //! the run's output: `index --format parquet` writes Common Crawl's
-//! cc-index-table columns (`spinneret_index::cc_columns`) with it.
+//! cc-index-table columns (`spinneret_index::cc_columns`) with it, `text
+//! --format parquet` its pages.
 //!
-//! As [`ParquetOut`](super::ParquetOut) for links: the Arrow writer
+//! As `links`' own writer: the Arrow writer
 //! encodes into a buffer of its own, passed on to the output after every
 //! batch, so the output needs no `Send` or `Seek` (a pipe will do), and
 //! what is held is the row group being encoded ([`ROW_GROUP_ROWS`] rows at

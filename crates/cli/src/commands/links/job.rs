@@ -24,9 +24,10 @@ use spinneret_extract::{Extractor, Headers, KindCounts, Link};
 use spinneret_url::Url;
 use spinneret_warc::{Record, RecordType};
 
-use crate::args::Format;
-use crate::input::Item;
-use crate::output::{LinkRow, PageJson, Spill};
+use super::args::Format;
+use super::format::{LinkRow, PageJson, Spill};
+use crate::driver::Job;
+use crate::inputs::Item;
 
 /// Where [`process`] puts the rendered lines (or, for `--format parquet`,
 /// the rows) of an item: [`Lines`] keeps them for the writer, a streaming
@@ -475,5 +476,35 @@ pub fn process_into(
             };
             (kind.name(), class, body_error)
         }
+    }
+}
+
+/// An item with more payload bytes than this is processed by the writing
+/// thread, its lines streamed out, instead of by the pool.
+pub const STREAM_PAYLOAD: usize = 8 << 20;
+
+/// The links job: each item's outcome, and the item itself when the writer
+/// is to process it (again), streaming — no outcome for an item over
+/// [`STREAM_PAYLOAD`], an outcome without lines for one whose lines went
+/// over their budget.
+pub struct LinksJob<'r> {
+    /// How its lines are rendered.
+    pub render: Render<'r>,
+}
+
+/// One item's result: its outcome, and the item when the writer processes
+/// it (again).
+pub type Done = (Option<Outcome>, Option<Item>);
+
+impl Job for LinksJob<'_> {
+    type Done = Done;
+
+    fn process(&self, item: Item) -> Done {
+        if item.weight() > STREAM_PAYLOAD {
+            return (None, Some(item));
+        }
+        let o = process(&item, self.render);
+        let again = o.lines.over_budget.then_some(item);
+        (Some(o), again)
     }
 }

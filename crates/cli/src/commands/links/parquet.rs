@@ -1,4 +1,9 @@
-//! The Parquet writer of `--format parquet` (the `parquet` feature).
+//! The Parquet writer of `links --format parquet` (the `parquet` feature):
+//! the links in Arrow batches of `spinneret_columns::schema` (the schema of
+//! the Python package's `warc_links`), `--unique` applied to each batch.
+//!
+//! Invariant: the rows, their order and `--unique`'s choice are those of
+//! the JSON Lines output of the same run.
 
 use std::io::Write;
 
@@ -10,10 +15,12 @@ use parquet::schema::types::ColumnPath;
 use spinneret_canon::KeyHash;
 use spinneret_columns::{LinkColumns, LinkFields, schema};
 
-use super::{
-    ParquetOutError, ROW_GROUP_ROWS, STREAM_BATCH_BYTES, STREAM_BATCH_ROWS, TEXT_WITHOUT_STATISTICS,
-};
-use crate::output::Unique;
+use super::format::Unique;
+use crate::columnar::{ParquetOutError, ROW_GROUP_ROWS, STREAM_BATCH_BYTES, STREAM_BATCH_ROWS};
+
+/// The columns written without statistics: the others (`error`, `tag`,
+/// `attr`, `kind`, `offset`, `status`) hold short values.
+const TEXT_WITHOUT_STATISTICS: [&str; 6] = ["source", "target", "raw", "rel", "text", "record"];
 
 /// The Parquet file being written: the Arrow writer, and the rows of a
 /// page streamed by the writing thread.

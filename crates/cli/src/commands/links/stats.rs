@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use spinneret_extract::{KindCounts, LinkKind};
 
-use crate::process::{Class, Outcome, PageStats};
+use super::job::{Class, Outcome, PageStats};
 
 /// Everything `--stats` reports.
 #[derive(Debug, Default, Clone, Serialize)]

@@ -8,8 +8,8 @@ use arrow_array::RecordBatch;
 use spinneret_canon::KeyHash;
 use spinneret_columns::LinkFields;
 
-use super::ParquetOutError;
-use crate::output::Unique;
+use super::format::Unique;
+use crate::columnar::ParquetOutError;
 
 /// No Parquet file (the `parquet` feature is off).
 #[derive(Debug)]

@@ -15,14 +15,78 @@
 
 use std::io::{Read, Write};
 
-use anyhow::Context;
+use clap::{Args, ValueEnum};
 use spinneret_encoding::{Policy, Sniffer, decode_with};
 use spinneret_html::{
     Document, FragmentContext, ParallelOptions, ParallelRender, ParseOptions, SerializeOptions,
     parse_fragment, parse_owned_bytes_parallel,
 };
 
-use crate::args::{TreeArgs, TreeFormat};
+use crate::Error;
+use crate::inputs::{read_html_limited_on, read_limited};
+
+/// Output format of `spinneret tree`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TreeFormat {
+    /// The html5lib test-format dump (`| <html>` lines).
+    Dump,
+    /// The document serialized as HTML (the HTML Standard's fragment
+    /// serialization of the root's children).
+    Html,
+    /// The visible text: what a reader sees, blocks on lines of their own.
+    Text,
+}
+
+/// `spinneret tree [OPTIONS] FILE|-`
+#[derive(Debug, Clone, Args)]
+pub struct TreeArgs {
+    /// The HTML file (`.gz` decompressed), or `-` for standard input.
+    #[arg(value_name = "FILE|-")]
+    pub input: String,
+
+    /// The URL the page was fetched from: its top-level domain is a hint
+    /// for the encoding, as in `links`.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = TreeFormat::Dump)]
+    pub format: TreeFormat,
+
+    /// Parse with the scripting flag on (`<noscript>` content is then raw
+    /// text), as a browser running scripts does.
+    #[arg(long)]
+    pub scripting: bool,
+
+    /// Parse the input as the `innerHTML` of a CONTEXT element: an HTML
+    /// element name (`td`), or `svg NAME` / `math NAME`.
+    #[arg(long, value_name = "CONTEXT", value_parser = parse_context)]
+    pub fragment: Option<spinneret_html::FragmentContext>,
+
+    /// Threads to read, parse and render the document on (1:
+    /// sequentially; default: the machine's cores). The output is the
+    /// same whatever the number; pages under 128 KiB, and fragments, are
+    /// parsed sequentially, and a larger page gets at most one worker per
+    /// 128 KiB. The workers run on a pool
+    /// of N threads (the calling one among them); by default, on one of a
+    /// thread per core.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// With two threads or more, build the tree of the page's second half
+    /// on another thread from a context guessed at a cut, and keep it if
+    /// the guess was the true state there (else that half is parsed
+    /// again); with more threads, one chunk per thread, each checked
+    /// against the state the chunk before it left. The tree is the same
+    /// either way.
+    #[arg(long)]
+    pub tree_speculation: bool,
+
+    /// Refuse a page larger than this (decompressed; suffixes K, M, G):
+    /// the document takes a few times the page's size in memory.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = crate::flags::parse_size)]
+    pub max_size: u64,
+}
 
 /// Runs `spinneret tree`: reads the input (`stdin` for `-`), parses it and
 /// writes the chosen format to `out`.
@@ -30,11 +94,11 @@ pub fn run(
     args: &TreeArgs,
     stdin: &mut (dyn Read + Send),
     out: &mut (dyn Write + Send),
-) -> anyhow::Result<()> {
+) -> Result<(), Error> {
     let page_url = match &args.url {
         Some(url) => Some(
             spinneret_url::Url::parse(url)
-                .map_err(|source| crate::Error::Url {
+                .map_err(|source| Error::Url {
                     url: url.clone(),
                     source,
                 })?
@@ -52,10 +116,10 @@ pub fn run(
         Some(n) if n >= 2 => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
         _ => None,
     };
-    let mut job = || -> anyhow::Result<()> {
+    let mut job = || -> Result<(), Error> {
         let bytes = read_input(&args.input, args.max_size, threads, stdin)?;
         let doc = parse(bytes, page_url.as_deref(), args);
-        write(&doc, args, threads, out).context("output")
+        write(&doc, args, threads, out).map_err(Error::Output)
     };
     match &pool {
         Some(pool) => pool.install(job),
@@ -71,25 +135,23 @@ fn read_input(
     max_size: u64,
     threads: usize,
     stdin: &mut (dyn Read + Send),
-) -> anyhow::Result<Vec<u8>> {
+) -> Result<Vec<u8>, Error> {
     let (read, what) = if input == "-" {
-        (
-            crate::input::read_limited(stdin, max_size),
-            "standard input",
-        )
+        (read_limited(stdin, max_size), "standard input")
     } else {
         let path = std::path::Path::new(input);
-        let read = crate::input::read_html_limited_on(path, max_size, threads);
-        (read, input)
+        (read_html_limited_on(path, max_size, threads), input)
     };
-    match read {
-        Ok(bytes) => Ok(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Err(anyhow::anyhow!(
-            "{what}: the page is larger than --max-size ({max_size} bytes, decompressed); \
-             raise --max-size to parse it"
-        )),
-        Err(e) => Err(anyhow::Error::new(e).context(format!("{what}: cannot be read"))),
-    }
+    read.map_err(|source| match source.kind() {
+        std::io::ErrorKind::FileTooLarge => Error::PageTooLarge {
+            what: what.to_owned(),
+            max_size,
+        },
+        _ => Error::Page {
+            what: what.to_owned(),
+            source,
+        },
+    })
 }
 
 /// Decodes and parses the page (see the module documentation).
@@ -186,6 +248,17 @@ impl Write for Ends<'_> {
     fn flush(&mut self) -> std::io::Result<()> {
         self.out.flush()
     }
+}
+
+/// `spinneret tree` as the binary runs it: the page from a file or
+/// standard input, the output to standard output; the exit code.
+pub fn exec(args: &TreeArgs) -> Result<u8, Error> {
+    // Unlocked (a `Send` writer: with `--threads N` the output is
+    // written from the pool); the buffer takes the lock once per
+    // 64 KiB.
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+    run(args, &mut std::io::stdin(), &mut stdout)?;
+    Ok(0)
 }
 
 /// Parses `--fragment`'s value: an HTML element name, or `svg NAME` /

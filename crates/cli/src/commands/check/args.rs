@@ -1,0 +1,66 @@
+//! The flags of `spinneret check`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::flags::parse_size;
+
+/// How problem lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// `FILE\tOFFSET\tRECORD-ID\tSEVERITY\tWHAT`.
+    Text,
+    /// One JSON object per problem.
+    Jsonl,
+}
+
+/// `spinneret check [OPTIONS] INPUT...`
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// WARC/ARC files (plain, .gz, .zst), directories (walked), globs, or
+    /// `-` for standard input. An input that cannot be read is reported
+    /// and the rest checked; the exit code is then 1.
+    #[arg(value_name = "INPUT", required_unless_present = "manifest")]
+    pub inputs: Vec<String>,
+
+    /// In directories, also take files of other names whose content starts
+    /// like a WARC or ARC file.
+    #[arg(long)]
+    pub sniff: bool,
+
+    /// A list of WARC paths, one per line (plain or .gz, as Common Crawl's
+    /// `warc.paths.gz`).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+
+    /// The folder `--manifest` paths are relative to (default: the
+    /// manifest's own).
+    #[arg(long, value_name = "DIR", requires = "manifest")]
+    pub dir: Option<PathBuf>,
+
+    /// How problem lines are written.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+
+    /// Print the summary only, no problem lines.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Warnings fail the check too (exit code 1).
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Write the summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+
+    /// Worker threads (0: one per core); the output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
+    /// Records whose block is larger are skipped with a warning, not
+    /// verified (suffixes K, M, G). A record is held whole while hashed.
+    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size)]
+    pub max_record_size: u64,
+}

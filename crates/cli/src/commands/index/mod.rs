@@ -1,0 +1,149 @@
+//! `spinneret index`: WARC/ARC files to the sorted CDXJ or CDX index a
+//! replay system (pywb, OpenWayback, OutbackCDX) serves, or a ZipNum
+//! cluster of it.
+//!
+//! On the [`driver`]: the workers read each record's head
+//! (`Content::Head`: a block up to `--max-record-size` whole, the start of
+//! a longer one) and make its [`Entry`](spinneret_index::entry::Entry); the sink, in input order, joins
+//! requests to their responses and settles each record's byte range
+//! ([`Settler`], shared with the Python package's `warc_index`: a record
+//! sharing its gzip member with another cannot be seeked to: its
+//! decompressed range is written, marked, and reported once per file;
+//! `--strict` stops instead), renders the line and hands it to the
+//! external sort (bounded by `--memory`), straight to the output
+//! (`--no-sort`) or, once sorted, to a ZipNum writer (`--zipnum DIR`).
+//!
+//! A damaged record is reported (`file: offset N: what`) and skipped: no
+//! line is written for it, the rest is indexed, and the exit code is 1.
+//!
+//! Files: [`args`] (the flags), `job` (a record to its entry, on the
+//! workers), `sink` (lines in input order: joins, byte ranges, the sort,
+//! Parquet, ZipNum), `result` (the run's counts and exit code).
+
+pub mod args;
+pub mod job;
+pub mod result;
+pub mod sink;
+
+use std::collections::HashSet;
+use std::io::{BufWriter, Write};
+
+use spinneret_index::cc_columns::{self, CcColumns};
+use spinneret_index::entry::IndexOptions;
+use spinneret_index::ordered::Settler;
+use spinneret_index::sort::{ExternalSorter, SortOptions};
+use spinneret_warc::{Content, Options};
+
+pub use args::{IndexArgs, IndexFormat};
+use job::IndexJob;
+pub use result::IndexResult;
+use sink::{IndexSink, Lines};
+
+use crate::Error;
+use crate::columnar::BatchWriter;
+use crate::driver::{self, Drive, Status};
+use crate::inputs;
+use crate::outputs::{self, Binary};
+
+/// Runs `spinneret index`: lines to `out` (or the ZipNum folder),
+/// problems and the summary to `diag`.
+pub fn run(
+    args: &IndexArgs,
+    out: &mut dyn Write,
+    diag: &mut dyn Write,
+    progress: bool,
+) -> Result<IndexResult, Error> {
+    let start = std::time::Instant::now();
+    let sources = inputs::resolve_crawl(
+        &args.inputs,
+        args.sniff,
+        args.manifest.as_deref(),
+        args.dir.as_deref(),
+    )?;
+    let opts = IndexOptions {
+        records: args.records.unwrap_or_default(),
+        fields: args.fields.unwrap_or_default(),
+        post_append: !args.no_post_append,
+    };
+    let head = usize::try_from(args.max_record_size).unwrap_or(usize::MAX);
+    let how = Drive {
+        threads: args.threads,
+        batch: 1024,
+        opts: Options {
+            max_record_size: args.max_record_size,
+            content: Content::Head(head),
+            ..Options::default()
+        },
+        strict: args.strict,
+        progress,
+    };
+    let lines = if args.format == IndexFormat::Parquet {
+        if args.zipnum.is_some() {
+            return Err(Error::Index(
+                "--zipnum writes CDX lines: not with --format parquet".to_owned(),
+            ));
+        }
+        let writer = BatchWriter::new(cc_columns::schema()).map_err(Error::Parquet)?;
+        Lines::Parquet(Box::new((CcColumns::new(), writer)), out)
+    } else if args.no_sort {
+        Lines::Direct(BufWriter::with_capacity(1 << 16, out))
+    } else {
+        Lines::Sorted(
+            ExternalSorter::new(SortOptions {
+                // Half for the lines, half for the merge: see `--memory`.
+                memory: usize::try_from(args.memory / 2).unwrap_or(usize::MAX),
+                temp_dir: args.temp_dir.clone(),
+            }),
+            out,
+        )
+    };
+    let mut sink = IndexSink {
+        args,
+        lines,
+        line: String::new(),
+        settler: Settler::new(opts.post_append),
+        warned: HashSet::new(),
+        result: IndexResult {
+            status: Status::Complete,
+            records: 0,
+            lines: 0,
+            damaged: 0,
+            unreadable: 0,
+            unseekable: 0,
+        },
+    };
+    let driven = driver::drive(&sources, &IndexJob { opts }, &mut sink, &how, diag)?;
+    let mut result = sink.result;
+    let status = sink.lines.finish(args, driven.status)?;
+    result.status = status;
+    let _ = writeln!(
+        diag,
+        "spinneret index: {} records, {} lines, {} damaged, {} unreadable inputs, {} not seekable, {:.1} MB in {:.2} s",
+        result.records,
+        result.lines,
+        result.damaged,
+        result.unreadable,
+        result.unseekable,
+        driven.bytes as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(result)
+}
+
+/// `spinneret index` as the binary runs it: to `-o FILE` or standard
+/// output (Parquet refused on a terminal), problems and the summary to
+/// standard error; the exit code.
+pub fn exec(args: &IndexArgs) -> Result<u8, Error> {
+    let binary = (args.format == IndexFormat::Parquet).then_some(Binary {
+        format: "parquet",
+        or: "",
+    });
+    let mut out = outputs::open(args.output.as_deref(), binary)?;
+    let result = run(
+        args,
+        &mut out,
+        &mut std::io::stderr(),
+        outputs::progress_shown(),
+    )?;
+    Ok(result.exit_code())
+}

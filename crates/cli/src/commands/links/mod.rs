@@ -1,0 +1,173 @@
+//! `spinneret links` on the [`crate::driver`]: its [`Job`](job::LinksJob)
+//! processes each item into an [`Outcome`](job::Outcome) (the page's rendered lines or
+//! Arrow rows), its [`Sink`](sink::LinksSink) writes them in input order, through
+//! `--unique`, as JSON Lines, TSV or Parquet.
+//!
+//! A page whose rendered lines would pass their budget (twice the page, at
+//! least a megabyte: [`Lines`](job::Lines)) comes back from the
+//! pool without them, and the writing thread renders it again, in its turn,
+//! writing each line as it is made (`StreamOut`); an item over
+//! [`STREAM_PAYLOAD`](job::STREAM_PAYLOAD) goes to the writing thread directly (processing it
+//! twice, on two threads, would hold the extractor's buffers twice). So a page with a
+//! million links costs the page and its compact pending links, not its
+//! whole output (nine times the page in JSON Lines); the output bytes and
+//! their order are the same either way. A link longer than
+//! [`SPILL_ROW`](job::SPILL_ROW) is rendered by the writing
+//! thread straight into the output (`Spill`), so a 50 MB link costs the
+//! page and its resolved URL, not a 100 MB line too.
+//!
+//! Stops: a bad record is reported on the diagnostic stream (`file: offset
+//! N: what`) and counted; an input that cannot be read is reported
+//! (`cannot read: path: why`), counted, and makes the exit code 1 once the
+//! rest is done; with `--strict` the run stops at either
+//! ([`Status::Strict`], exit code 2). A closed output pipe (EPIPE) stops the
+//! run quietly ([`Status::OutputClosed`], exit code 0). Any other output
+//! error is an [`Error::Output`].
+//!
+//! Invariant: the output bytes depend only on the inputs and the output
+//! options, never on `--threads` or `--batch`.
+
+pub mod args;
+pub mod format;
+pub mod job;
+#[cfg(feature = "parquet")]
+pub mod parquet;
+#[cfg(not(feature = "parquet"))]
+#[path = "parquet_absent.rs"]
+pub mod parquet;
+pub mod sink;
+pub mod stats;
+
+use std::io::{BufWriter, Write};
+use std::time::Instant;
+
+use spinneret_warc::Options;
+
+pub use args::{Format, LinksArgs};
+use format::Unique;
+use job::{LinksJob, Render};
+use parquet::ParquetOut;
+use sink::LinksSink;
+pub use stats::Stats;
+
+use crate::Error;
+use crate::columnar;
+use crate::driver::{self, Drive, Status};
+use crate::inputs::{self, Inputs};
+use crate::outputs::{self, Binary};
+
+impl RunResult {
+    /// The process exit code: 2 for a strict stop; 1 when an input could
+    /// not be read (the rest was processed, as ripgrep does); else 0.
+    pub fn exit_code(&self) -> u8 {
+        match self.status {
+            Status::Strict => 2,
+            Status::Complete if self.stats.unreadable_inputs > 0 => 1,
+            Status::Complete | Status::OutputClosed => 0,
+        }
+    }
+}
+
+/// The result of a run.
+#[derive(Debug)]
+pub struct RunResult {
+    /// How the run ended (and so the exit code).
+    pub status: Status,
+    /// What it read and wrote.
+    pub stats: Stats,
+}
+
+/// Runs `spinneret links`: output lines to `out`, bad-record lines and the
+/// summary to `diag`, a progress bar on stderr when `progress`.
+pub fn run(
+    args: &LinksArgs,
+    out: &mut dyn Write,
+    diag: &mut dyn Write,
+    progress: bool,
+) -> Result<RunResult, Error> {
+    let start = Instant::now();
+    let sources = inputs::resolve_inputs(&Inputs {
+        inputs: &args.inputs,
+        sniff: args.sniff,
+        html: args.html.as_deref(),
+        url: args.url.as_deref(),
+        manifest: args.manifest.as_deref(),
+        dir: args.dir.as_deref(),
+    })?;
+    let profile = args.profile_args.build(&args.profile)?;
+    let plain_whatwg = profile.engine == spinneret_canon::Engine::Whatwg
+        && profile.rules == spinneret_canon::RuleSet::EMPTY
+        && profile.key == spinneret_canon::KeyForm::Url;
+    let render = Render {
+        format: args.format,
+        unique: args.unique,
+        canon: (!plain_whatwg).then_some(&profile),
+    };
+    let how = Drive {
+        threads: args.threads,
+        batch: usize::try_from(args.batch).unwrap_or(usize::MAX),
+        opts: Options {
+            max_record_size: args.max_record_size,
+            ..Options::default()
+        },
+        strict: args.strict,
+        progress,
+    };
+    let mut sink = LinksSink {
+        args,
+        render,
+        w: BufWriter::with_capacity(1 << 16, out),
+        unique: Unique::default(),
+        parquet: match args.format {
+            Format::Parquet => Some(ParquetOut::new().map_err(Error::Parquet)?),
+            Format::Jsonl | Format::Tsv => None,
+        },
+        stats: Stats {
+            inputs: inputs::count(&sources),
+            ..Stats::default()
+        },
+    };
+    let driven = driver::drive(&sources, &LinksJob { render }, &mut sink, &how, diag)?;
+    let LinksSink {
+        mut w,
+        parquet,
+        mut stats,
+        ..
+    } = sink;
+    let mut status = driven.status;
+    stats.bytes = driven.bytes;
+    if status != Status::OutputClosed
+        && let Some(p) = parquet
+        && !columnar::parquet_written(p.finish(&mut w))?
+    {
+        status = Status::OutputClosed;
+    }
+    if status != Status::OutputClosed && !outputs::flush(&mut w)? {
+        status = Status::OutputClosed;
+    }
+    stats.stopped = status.stopped();
+    stats.finish(start.elapsed());
+    if let Some(path) = &args.stats {
+        outputs::write_stats(path, &stats)?;
+    }
+    let _ = writeln!(diag, "{}", stats.summary());
+    Ok(RunResult { status, stats })
+}
+
+/// `spinneret links` as the binary runs it: to `-o FILE` or standard
+/// output (Parquet refused on a terminal), problems and the summary to
+/// standard error; the exit code.
+pub fn exec(args: &LinksArgs) -> Result<u8, Error> {
+    let binary = (args.format == Format::Parquet).then_some(Binary {
+        format: "parquet",
+        or: "",
+    });
+    let mut out = outputs::open(args.output.as_deref(), binary)?;
+    let result = run(
+        args,
+        &mut out,
+        &mut std::io::stderr(),
+        outputs::progress_shown(),
+    )?;
+    Ok(result.exit_code())
+}

@@ -1,0 +1,210 @@
+//! `spinneret text`: the readable text of a crawl's HTML pages — the
+//! whole page or its main content, plain or Markdown (through
+//! `spinneret-text`) — as JSON Lines, Common Crawl's WET ([`wet`]),
+//! Parquet, or the bare text.
+//!
+//! On the [`driver`]: the workers take each item, decide whether it is a
+//! page ([`selected`]: an HTML `response` or `resource` with a 2xx status
+//! or no HTTP head, and a payload; every HTML file), extract its text
+//! with [`spinneret_text::extract_owned_page`] and render it in the output's
+//! form — a JSON line, a WET conversion record (gzipped there, in
+//! parallel), the text and its line feed, or for Parquet the row itself;
+//! the sink writes them in input order (a `warcinfo` record first for
+//! WET; a form feed line between pages of `--format text`; the rows into
+//! Arrow batches and a Parquet file of
+//! [`spinneret_columns::text::schema`]).
+//!
+//! A damaged record is reported (`file: offset N: what`) and skipped, the
+//! rest written, and the exit code is 1, as for an input that cannot be
+//! read; with `--strict` the run stops at either (exit code 2). A closed
+//! output pipe stops the run quietly.
+//!
+//! Invariant: the output depends only on the inputs and the options
+//! (and, for WET, the date), never on `--threads`.
+//!
+//! Files: [`args`] (the flags), `job` (a page's text on a worker), `sink`
+//! (pages written in input order), [`wet`] (WET records), `result` (the
+//! run's counts and exit code).
+
+pub mod args;
+pub mod job;
+pub mod result;
+pub mod sink;
+pub mod wet;
+
+use std::io::{BufWriter, Write};
+use std::time::Instant;
+
+use spinneret_columns::text::TextColumns;
+use spinneret_text::Options;
+
+pub use args::{TextArgs, TextFormat};
+use job::TextJob;
+pub use job::selected;
+pub use result::TextResult;
+use sink::TextSink;
+use wet::{WarcDate, Wet};
+
+use crate::Error;
+use crate::columnar::{self, BatchWriter};
+use crate::driver::{self, Drive, Status};
+use crate::inputs::{self, Inputs};
+use crate::outputs::{self, Binary};
+
+/// A Parquet row group ends once its encoded size passes this: rows of
+/// text are long, and the writer holds a row group in memory.
+pub const ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// What the warcinfo says of the records taken.
+fn records_taken(any_status: bool) -> &'static str {
+    if any_status {
+        "HTML responses and resources of any HTTP status"
+    } else {
+        "HTML responses and resources with a 2xx HTTP status or none"
+    }
+}
+
+/// Runs `spinneret text`: the output to `out`, problems and the summary
+/// to `diag`, a progress bar on stderr when `progress`.
+pub fn run(
+    args: &TextArgs,
+    out: &mut dyn Write,
+    diag: &mut dyn Write,
+    progress: bool,
+) -> Result<TextResult, Error> {
+    let start = Instant::now();
+    if let Some(why) = args.conflicts() {
+        return Err(Error::Usage(why));
+    }
+    let sources = inputs::resolve_inputs(&Inputs {
+        inputs: &args.inputs,
+        sniff: args.sniff,
+        html: args.html.as_deref(),
+        url: args.url.as_deref(),
+        manifest: args.manifest.as_deref(),
+        dir: args.dir.as_deref(),
+    })?;
+    let options = Options {
+        main_content: args.main_content,
+        format: args.text_format(),
+        links: args.links,
+    };
+    let wet = (args.format == TextFormat::Wet).then(|| {
+        Wet::new(
+            options,
+            args.gzip(),
+            args.date.unwrap_or_else(WarcDate::now),
+            records_taken(args.any_status),
+        )
+    });
+    let warcinfo = match &wet {
+        Some(w) => {
+            let name = args
+                .output
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned());
+            Some(w.warcinfo(name.as_deref()).map_err(Error::Output)?)
+        }
+        None => None,
+    };
+    let parquet = match args.format {
+        TextFormat::Parquet => Some((
+            TextColumns::new(),
+            BatchWriter::with_row_group_bytes(
+                spinneret_columns::text::schema(),
+                Some(ROW_GROUP_BYTES),
+            )
+            .map_err(Error::Parquet)?,
+        )),
+        _ => None,
+    };
+    let how = Drive {
+        threads: args.threads,
+        batch: 256,
+        opts: spinneret_warc::Options {
+            max_record_size: args.max_record_size,
+            ..spinneret_warc::Options::default()
+        },
+        strict: args.strict,
+        progress,
+    };
+    let job = TextJob {
+        options,
+        format: args.format,
+        any_status: args.any_status,
+        wet: wet.as_ref(),
+    };
+    let mut result = TextResult {
+        status: Status::Complete,
+        records: 0,
+        pages: 0,
+        skipped: 0,
+        damaged: 0,
+        unreadable: 0,
+    };
+    let mut sink = TextSink {
+        format: args.format,
+        w: BufWriter::with_capacity(1 << 16, out),
+        warcinfo,
+        parquet,
+        result: &mut result,
+    };
+    let driven = driver::drive(&sources, &job, &mut sink, &how, diag)?;
+    let mut status = driven.status;
+    if status != Status::OutputClosed && !sink.write_batch()? {
+        status = Status::OutputClosed;
+    }
+    let TextSink { mut w, parquet, .. } = sink;
+    if status != Status::OutputClosed
+        && let Some((_, writer)) = parquet
+        && !columnar::parquet_written(writer.finish(&mut w))?
+    {
+        status = Status::OutputClosed;
+    }
+    if status != Status::OutputClosed && !outputs::flush(&mut w)? {
+        status = Status::OutputClosed;
+    }
+    result.status = status;
+    let _ = writeln!(
+        diag,
+        "spinneret text: {} records, {} pages, {} skipped, {} damaged, {} unreadable inputs, {:.1} MB in {:.2} s",
+        result.records,
+        result.pages,
+        result.skipped,
+        result.damaged,
+        result.unreadable,
+        driven.bytes as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(result)
+}
+
+/// `spinneret text` as the binary runs it: flags that mean nothing
+/// together refused first (a usage error), then the output to `-o FILE`
+/// or standard output (WET's gzip members and Parquet refused on a
+/// terminal), problems and the summary to standard error; the exit code.
+pub fn exec(args: &TextArgs) -> Result<u8, Error> {
+    if let Some(why) = args.conflicts() {
+        return Err(Error::Usage(why));
+    }
+    let binary = match args.format {
+        TextFormat::Parquet => Some(Binary {
+            format: "parquet",
+            or: "",
+        }),
+        TextFormat::Wet if args.gzip() => Some(Binary {
+            format: "wet",
+            or: " or --no-gzip",
+        }),
+        _ => None,
+    };
+    let mut out = outputs::open(args.output.as_deref(), binary)?;
+    let result = run(
+        args,
+        &mut out,
+        &mut std::io::stderr(),
+        outputs::progress_shown(),
+    )?;
+    Ok(result.exit_code())
+}

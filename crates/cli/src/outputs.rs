@@ -1,0 +1,83 @@
+//! Where a command's output goes, once for every command: `-o FILE` or
+//! standard output, a binary format refused on a terminal, and what a
+//! write's failure means — a closed pipe (`EPIPE`: the reader has what it
+//! wanted, as `spinneret links … | head` does) ends the run quietly, any
+//! other error ends it with [`Error::Output`].
+//!
+//! Invariant: nothing is created or written before the command line is
+//! known to be usable (a refusal comes before `-o` is created).
+
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+
+use crate::Error;
+
+/// A binary output format (Parquet, gzipped WARC), which [`open`] refuses
+/// to write to a terminal.
+#[derive(Debug, Clone, Copy)]
+pub struct Binary {
+    /// The format, as `--format` names it.
+    pub format: &'static str,
+    /// Another way out than `-o FILE`, for the message (` or --no-gzip`),
+    /// or empty.
+    pub or: &'static str,
+}
+
+/// The output: the `-o` file (created, truncated) or standard output
+/// (locked). A `binary` format to standard output on a terminal is an
+/// [`Error::BinaryToTerminal`] saying what to give instead.
+pub fn open(path: Option<&Path>, binary: Option<Binary>) -> Result<Box<dyn Write>, Error> {
+    if let Some(path) = path {
+        let file = std::fs::File::create(path).map_err(|source| Error::Create {
+            path: path.display().to_string(),
+            source,
+        })?;
+        return Ok(Box::new(file));
+    }
+    let stdout = io::stdout();
+    if let Some(b) = binary
+        && stdout.is_terminal()
+    {
+        return Err(Error::BinaryToTerminal(format!(
+            "--format {} writes a binary file: give -o FILE{}, or redirect the output",
+            b.format, b.or
+        )));
+    }
+    Ok(Box::new(stdout.lock()))
+}
+
+/// Whether a write went out: `Ok(false)` when the output was closed (a
+/// closed pipe), [`Error::Output`] for any other failure.
+pub fn written(result: io::Result<()>) -> Result<bool, Error> {
+    match result {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(Error::Output(e)),
+    }
+}
+
+/// Writes `bytes`: `Ok(false)` when the output is closed ([`written`]).
+pub fn write(w: &mut impl Write, bytes: &[u8]) -> Result<bool, Error> {
+    written(w.write_all(bytes))
+}
+
+/// Flushes `w`: `Ok(false)` when the output is closed ([`written`]).
+pub fn flush(w: &mut impl Write) -> Result<bool, Error> {
+    written(w.flush())
+}
+
+/// Writes a run's statistics as pretty JSON (and a line feed) to `path`
+/// (`--stats FILE`).
+pub fn write_stats(path: &Path, stats: &impl serde::Serialize) -> Result<(), Error> {
+    let json = serde_json::to_string_pretty(stats).unwrap_or_default();
+    std::fs::write(path, json + "\n").map_err(|source| Error::Stats {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Whether standard error is a terminal: a run shows its progress bar
+/// there only then.
+pub fn progress_shown() -> bool {
+    io::stderr().is_terminal()
+}
