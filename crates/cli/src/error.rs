@@ -1,6 +1,6 @@
 //! The errors that end a run of any subcommand.
 
-use crate::columnar;
+use std::io;
 
 /// Errors that end a run (bad records are not errors: they are counted).
 ///
@@ -73,7 +73,7 @@ pub enum Error {
     Output(#[source] std::io::Error),
     /// The Parquet output cannot be made (`--format parquet`).
     #[error("parquet output")]
-    Parquet(#[source] columnar::ParquetOutError),
+    Parquet(#[source] ParquetOutError),
     /// The thread pool cannot be built.
     #[error("threads: {0}")]
     Threads(String),
@@ -102,4 +102,25 @@ pub enum Error {
     /// No input given.
     #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
     NoInput,
+}
+
+/// Why a Parquet file could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ParquetOutError {
+    /// Writing the bytes to the output failed (a closed pipe included).
+    #[error("output")]
+    Io(#[from] io::Error),
+    /// The Arrow writer failed.
+    #[cfg(feature = "parquet")]
+    #[error("parquet")]
+    Parquet(#[from] parquet::errors::ParquetError),
+    /// This binary was built without the `parquet` feature.
+    #[cfg(not(feature = "parquet"))]
+    #[error(
+        "this spinneret was built without Parquet (cargo feature `parquet`, on by default): rebuild without --no-default-features"
+    )]
+    NotBuilt,
+    /// A batch could not be built or filtered.
+    #[error("arrow")]
+    Arrow(#[from] arrow_schema::ArrowError),
 }

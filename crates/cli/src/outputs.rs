@@ -23,6 +23,26 @@ pub struct Binary {
     pub or: &'static str,
 }
 
+impl Binary {
+    /// Apache Parquet.
+    pub const PARQUET: Binary = Binary {
+        format: "parquet",
+        or: "",
+    };
+}
+
+/// Runs a command as the binary does: `run` given the output ([`open`]),
+/// standard error for problems and the summary, and whether a progress
+/// bar is shown there ([`progress_shown`]).
+pub fn run_to<R>(
+    path: Option<&Path>,
+    binary: Option<Binary>,
+    run: impl FnOnce(&mut dyn Write, &mut dyn Write, bool) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let mut out = open(path, binary)?;
+    run(&mut out, &mut io::stderr(), progress_shown())
+}
+
 /// The output: the `-o` file (created, truncated) or standard output
 /// (locked). A `binary` format to standard output on a terminal is an
 /// [`Error::BinaryToTerminal`] saying what to give instead.

@@ -17,6 +17,8 @@ mod golden;
 mod index;
 #[path = "inputs.rs"]
 mod inputs;
+#[path = "layout.rs"]
+mod layout;
 #[path = "parquet.rs"]
 mod parquet;
 #[path = "streamed.rs"]

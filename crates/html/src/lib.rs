@@ -39,7 +39,7 @@ mod tree_builder;
 
 pub use dom::{
     Adopted, AttrRef, Descendants, Document, ElementRef, NodeId, NodeKind, NodeRef, PIECE_COST,
-    ParallelRender, SerializeOptions, VisibleTextOptions,
+    ParallelRender, SOFT_HYPHEN, SerializeOptions, VisibleTextOptions, push_shown,
 };
 pub use error::{ErrorCode, ParseError};
 pub use names::LocalName;

@@ -36,7 +36,8 @@
 //! subtree.
 
 use spinneret_html::{
-    Document, ElementRef, LocalName as L, Namespace, NodeKind, NodeRef, VisibleTextOptions,
+    Document, ElementRef, LocalName as L, Namespace, NodeKind, NodeRef, SOFT_HYPHEN,
+    VisibleTextOptions, push_shown,
 };
 use spinneret_url::Url;
 
@@ -692,18 +693,6 @@ impl<'b> Writer<'b> {
         let leading = self.out.len() - self.out.trim_start_matches('\n').len();
         self.out.drain(..leading);
         self.out
-    }
-}
-
-/// U+00AD SOFT HYPHEN, not shown (as in the visible text).
-const SOFT_HYPHEN: char = '\u{ad}';
-
-/// Appends `text` without its soft hyphens.
-fn push_shown(out: &mut String, text: &str) {
-    if text.contains(SOFT_HYPHEN) {
-        out.extend(text.chars().filter(|&c| c != SOFT_HYPHEN));
-    } else {
-        out.push_str(text);
     }
 }
 

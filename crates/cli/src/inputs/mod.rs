@@ -13,19 +13,19 @@
 //! WARC file is held in memory at a time (the reader works on a byte
 //! slice).
 //!
-//! Files: [`source`] (what an input is), [`resolve`] (a command line to
+//! Files: [`source`] (what an input is), [`args`] (the flags, resolved to
 //! sources), [`manifest`] (`--manifest`), [`produce`](mod@produce) (sources to items),
 //! [`read`] (a page read whole, with a limit). Remote inputs (`s3://`,
 //! `https://`) will be sources here.
 
+pub mod args;
 pub mod manifest;
 pub mod produce;
 pub mod read;
-pub mod resolve;
 pub mod source;
 
+pub use args::InputArgs;
 pub use manifest::manifest_sources;
 pub use produce::produce;
 pub use read::{read_html_limited, read_html_limited_on, read_limited};
-pub use resolve::{Inputs, resolve_crawl, resolve_inputs};
 pub use source::{Item, Source, count, expand_input, source_len};

@@ -46,7 +46,7 @@ pub(crate) use build::DomSink;
 pub(crate) use edit::estimated_tags;
 pub use render_pieces::{PIECE_COST, ParallelRender};
 pub use serialize::SerializeOptions;
-pub use visible_text::VisibleTextOptions;
+pub use visible_text::{SOFT_HYPHEN, VisibleTextOptions, push_shown};
 
 use crate::error::ParseError;
 use crate::names::LocalName;

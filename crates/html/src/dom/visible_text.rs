@@ -385,11 +385,12 @@ fn select_label(select: NodeRef<'_>) -> Option<String> {
     }
 }
 
-/// U+00AD SOFT HYPHEN: a browser shows it only where it breaks a line.
-const SOFT_HYPHEN: char = '\u{ad}';
+/// U+00AD SOFT HYPHEN: a browser shows it only where it breaks a line,
+/// so the visible text (and `spinneret-text`'s Markdown) leaves it out.
+pub const SOFT_HYPHEN: char = '\u{ad}';
 
-/// Appends `text` without its soft hyphens.
-fn push_shown(out: &mut String, text: &str) {
+/// Appends `text` as it is shown: without its soft hyphens.
+pub fn push_shown(out: &mut String, text: &str) {
     if text.contains(SOFT_HYPHEN) {
         out.extend(text.chars().filter(|&c| c != SOFT_HYPHEN));
     } else {

@@ -46,7 +46,7 @@ use read::read_inputs;
 pub use read::{Capture, ReadCounts};
 
 use crate::Error;
-use crate::inputs::{Source, expand_input, manifest_sources};
+use crate::inputs::Source;
 
 /// Builds the crawl (identities from digests; near-duplicate identities
 /// from SimHash clusters when every HTML capture has one).
@@ -160,20 +160,10 @@ fn description(name: &str) -> Option<String> {
 
 /// Runs `spinneret canon-eval`: the table goes to `out`.
 pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Error> {
-    let discover = Discover {
-        sniff: args.sniff,
+    let sources = args.input.sources(Discover {
         indexes: true,
-    };
-    let mut sources = Vec::new();
-    for i in &args.inputs {
-        sources.extend(expand_input(i, discover));
-    }
-    if let Some(m) = &args.manifest {
-        sources.extend(manifest_sources(m, args.dir.as_deref(), discover)?);
-    }
-    if sources.is_empty() {
-        return Err(Error::NoInput);
-    }
+        ..args.input.discover()
+    })?;
     let mut paths = Vec::new();
     let mut unreadable = Vec::new();
     for src in sources {
@@ -193,7 +183,7 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
             }
             Source::Pages(_) => {
                 return Err(Error::Manifest {
-                    path: args.manifest.as_ref().map(|m| m.display().to_string()).unwrap_or_default(),
+                    path: args.input.manifest.as_ref().map(|m| m.display().to_string()).unwrap_or_default(),
                     what: "a manifest of HTML pages has no payload digests: list WARC/ARC files or indexes".to_owned(),
                 });
             }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::flags::parse_size;
+use crate::inputs::InputArgs;
 
 /// How problem lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -17,27 +18,11 @@ pub enum CheckFormat {
 
 /// `spinneret check [OPTIONS] INPUT...`
 #[derive(Debug, Clone, Args)]
+#[command(mut_arg("inputs", |a| a.required_unless_present("manifest")))]
 pub struct CheckArgs {
-    /// WARC/ARC files (plain, .gz, .zst), directories (walked), globs, or
-    /// `-` for standard input. An input that cannot be read is reported
-    /// and the rest checked; the exit code is then 1.
-    #[arg(value_name = "INPUT", required_unless_present = "manifest")]
-    pub inputs: Vec<String>,
-
-    /// In directories, also take files of other names whose content starts
-    /// like a WARC or ARC file.
-    #[arg(long)]
-    pub sniff: bool,
-
-    /// A list of WARC paths, one per line (plain or .gz, as Common Crawl's
-    /// `warc.paths.gz`).
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-
-    /// The folder `--manifest` paths are relative to (default: the
-    /// manifest's own).
-    #[arg(long, value_name = "DIR", requires = "manifest")]
-    pub dir: Option<PathBuf>,
+    /// The inputs: `INPUT`s, `--sniff`, `--manifest`, `--dir`.
+    #[command(flatten)]
+    pub input: InputArgs,
 
     /// How problem lines are written.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]

@@ -58,12 +58,7 @@ pub fn run(
     progress: bool,
 ) -> Result<CheckResult, Error> {
     let start = Instant::now();
-    let sources = inputs::resolve_crawl(
-        &args.inputs,
-        args.sniff,
-        args.manifest.as_deref(),
-        args.dir.as_deref(),
-    )?;
+    let sources = args.input.sources(args.input.discover())?;
     let how = Drive {
         threads: args.threads,
         batch: 256,
@@ -115,12 +110,6 @@ pub fn run(
 /// `spinneret check` as the binary runs it: problem lines to standard
 /// output, the summary to standard error; the exit code.
 pub fn exec(args: &CheckArgs) -> Result<u8, Error> {
-    let mut out = std::io::stdout().lock();
-    let result = run(
-        args,
-        &mut out,
-        &mut std::io::stderr(),
-        outputs::progress_shown(),
-    )?;
-    Ok(result.exit_code())
+    let run = |out: &mut dyn Write, diag: &mut dyn Write, progress| run(args, out, diag, progress);
+    Ok(outputs::run_to(None, None, run)?.exit_code())
 }

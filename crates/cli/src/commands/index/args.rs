@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 use spinneret_index::entry::{Fields, RecordTypes};
 
 use crate::flags::parse_size;
+use crate::inputs::InputArgs;
 
 /// Index line formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -22,25 +23,9 @@ pub enum IndexFormat {
 /// `spinneret index [OPTIONS] INPUT...`
 #[derive(Debug, Clone, Args)]
 pub struct IndexArgs {
-    /// WARC/ARC files (plain, .gz, .zst), directories (walked), globs, or
-    /// `-` for standard input.
-    #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
-
-    /// In directories, take every file whose first bytes are a WARC/ARC
-    /// record (or a compressed one), whatever its name.
-    #[arg(long)]
-    pub sniff: bool,
-
-    /// A list of WARC paths, one per line (plain or .gz, as Common
-    /// Crawl's `warc.paths.gz`), relative to `--dir`.
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-
-    /// The folder `--manifest` paths are relative to (default: the
-    /// manifest's own).
-    #[arg(long, value_name = "DIR", requires = "manifest")]
-    pub dir: Option<PathBuf>,
+    /// The inputs: `INPUT`s, `--sniff`, `--manifest`, `--dir`.
+    #[command(flatten)]
+    pub input: InputArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = IndexFormat::Cdxj)]

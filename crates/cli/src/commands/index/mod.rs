@@ -42,7 +42,6 @@ use sink::{IndexSink, Lines};
 use crate::Error;
 use crate::columnar::BatchWriter;
 use crate::driver::{self, Drive, Status};
-use crate::inputs;
 use crate::outputs::{self, Binary};
 
 /// Runs `spinneret index`: lines to `out` (or the ZipNum folder),
@@ -54,12 +53,7 @@ pub fn run(
     progress: bool,
 ) -> Result<IndexResult, Error> {
     let start = std::time::Instant::now();
-    let sources = inputs::resolve_crawl(
-        &args.inputs,
-        args.sniff,
-        args.manifest.as_deref(),
-        args.dir.as_deref(),
-    )?;
+    let sources = args.input.sources(args.input.discover())?;
     let opts = IndexOptions {
         records: args.records.unwrap_or_default(),
         fields: args.fields.unwrap_or_default(),
@@ -134,16 +128,7 @@ pub fn run(
 /// output (Parquet refused on a terminal), problems and the summary to
 /// standard error; the exit code.
 pub fn exec(args: &IndexArgs) -> Result<u8, Error> {
-    let binary = (args.format == IndexFormat::Parquet).then_some(Binary {
-        format: "parquet",
-        or: "",
-    });
-    let mut out = outputs::open(args.output.as_deref(), binary)?;
-    let result = run(
-        args,
-        &mut out,
-        &mut std::io::stderr(),
-        outputs::progress_shown(),
-    )?;
-    Ok(result.exit_code())
+    let binary = (args.format == IndexFormat::Parquet).then_some(Binary::PARQUET);
+    let run = |out: &mut dyn Write, diag: &mut dyn Write, progress| run(args, out, diag, progress);
+    Ok(outputs::run_to(args.output.as_deref(), binary, run)?.exit_code())
 }

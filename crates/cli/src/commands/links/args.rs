@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 
 use super::format::LineFormat;
 use crate::flags::{ProfileArgs, parse_profile, parse_size};
+use crate::inputs::InputArgs;
 
 /// Output format of `spinneret links`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -34,18 +35,9 @@ impl Format {
 /// `spinneret links [OPTIONS] [INPUT]...`
 #[derive(Debug, Clone, Args)]
 pub struct LinksArgs {
-    /// WARC/ARC files (plain, gzip, zstd; detected), directories (walked
-    /// recursively, sorted, hidden entries skipped, taking files named
-    /// `*.warc`, `*.arc`, `*.warc.gz`, `*.arc.gz`, `*.warc.zst`, …), glob
-    /// patterns, or `-` for standard input. An input that cannot be read
-    /// is reported and the run goes on; the exit code is then 1.
-    #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
-
-    /// In directories, also take files of other names whose content starts
-    /// like a WARC or ARC file (each is opened to see).
-    #[arg(long)]
-    pub sniff: bool,
+    /// The inputs: `INPUT`s, `--sniff`, `--manifest`, `--dir`.
+    #[command(flatten)]
+    pub input: InputArgs,
 
     /// One HTML file (needs --url).
     #[arg(long, value_name = "FILE", requires = "url")]
@@ -54,19 +46,6 @@ pub struct LinksArgs {
     /// The URL the --html file was fetched from.
     #[arg(long, value_name = "URL", requires = "html")]
     pub url: Option<String>,
-
-    /// A list of inputs, plain or gzip: a TSV whose header line names
-    /// `path` and `url` columns lists HTML pages (`.gz` pages are
-    /// decompressed); any other file lists WARC/ARC files, one path a line
-    /// (Common Crawl's `warc.paths.gz`; `#` comments and blank lines
-    /// skipped).
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-
-    /// The directory the manifest's relative paths are relative to
-    /// (default: the manifest's directory).
-    #[arg(long, value_name = "DIR", requires = "manifest")]
-    pub dir: Option<PathBuf>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
@@ -133,7 +112,7 @@ mod tests {
     #[test]
     fn defaults() {
         let a = parse(&["x.warc.gz"]).unwrap();
-        assert_eq!(a.inputs, ["x.warc.gz"]);
+        assert_eq!(a.input.inputs, ["x.warc.gz"]);
         assert_eq!(a.format, Format::Jsonl);
         assert_eq!(a.output, None);
         assert_eq!(a.profile, "whatwg");

@@ -70,7 +70,7 @@ pub const MIN_RENDER_BUDGET: usize = 1 << 20;
 /// [`Lines::budget_for`] its payload (twice its size, at least
 /// [`MIN_RENDER_BUDGET`]); past that they are dropped and
 /// [`Lines::over_budget`] is set, and the writer renders the item again,
-/// streaming each line out (`pipeline`). So one page with a million links
+/// streaming each line out (`super::sink::StreamOut`). So one page with a million links
 /// does not hold its whole rendered output (nine times the page, in JSON
 /// Lines) in memory.
 #[derive(Debug, Default)]

@@ -53,7 +53,7 @@ pub use stats::Stats;
 use crate::Error;
 use crate::columnar;
 use crate::driver::{self, Drive, Status};
-use crate::inputs::{self, Inputs};
+use crate::inputs;
 use crate::outputs::{self, Binary};
 
 impl RunResult {
@@ -86,14 +86,7 @@ pub fn run(
     progress: bool,
 ) -> Result<RunResult, Error> {
     let start = Instant::now();
-    let sources = inputs::resolve_inputs(&Inputs {
-        inputs: &args.inputs,
-        sniff: args.sniff,
-        html: args.html.as_deref(),
-        url: args.url.as_deref(),
-        manifest: args.manifest.as_deref(),
-        dir: args.dir.as_deref(),
-    })?;
+    let sources = (args.input).sources_with_page(args.html.as_deref(), args.url.as_deref())?;
     let profile = args.profile_args.build(&args.profile)?;
     let plain_whatwg = profile.engine == spinneret_canon::Engine::Whatwg
         && profile.rules == spinneret_canon::RuleSet::EMPTY
@@ -158,16 +151,7 @@ pub fn run(
 /// output (Parquet refused on a terminal), problems and the summary to
 /// standard error; the exit code.
 pub fn exec(args: &LinksArgs) -> Result<u8, Error> {
-    let binary = (args.format == Format::Parquet).then_some(Binary {
-        format: "parquet",
-        or: "",
-    });
-    let mut out = outputs::open(args.output.as_deref(), binary)?;
-    let result = run(
-        args,
-        &mut out,
-        &mut std::io::stderr(),
-        outputs::progress_shown(),
-    )?;
-    Ok(result.exit_code())
+    let binary = (args.format == Format::Parquet).then_some(Binary::PARQUET);
+    let run = |out: &mut dyn Write, diag: &mut dyn Write, progress| run(args, out, diag, progress);
+    Ok(outputs::run_to(args.output.as_deref(), binary, run)?.exit_code())
 }

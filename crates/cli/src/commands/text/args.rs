@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 
 use super::wet::WarcDate;
 use crate::flags::parse_size;
+use crate::inputs::InputArgs;
 
 /// Output format of `spinneret text`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -32,17 +33,9 @@ pub enum TextFormat {
 /// `spinneret text [OPTIONS] [INPUT]...`
 #[derive(Debug, Clone, Args)]
 pub struct TextArgs {
-    /// WARC/ARC files (plain, gzip, zstd; detected), directories (walked
-    /// recursively, sorted, taking files named like WARC/ARC), glob
-    /// patterns, or `-` for standard input. An input that cannot be read
-    /// is reported and the run goes on; the exit code is then 1.
-    #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
-
-    /// In directories, also take files of other names whose content starts
-    /// like a WARC or ARC file (each is opened to see).
-    #[arg(long)]
-    pub sniff: bool,
+    /// The inputs: `INPUT`s, `--sniff`, `--manifest`, `--dir`.
+    #[command(flatten)]
+    pub input: InputArgs,
 
     /// One HTML file (`.gz` decompressed).
     #[arg(long, value_name = "FILE")]
@@ -52,19 +45,6 @@ pub struct TextArgs {
     /// a hint for its encoding, and its `url`.
     #[arg(long, value_name = "URL", requires = "html")]
     pub url: Option<String>,
-
-    /// A list of inputs, plain or gzip: a TSV whose header line names
-    /// `path` and `url` columns lists HTML pages (`.gz` pages are
-    /// decompressed; an empty URL is none); any other file lists WARC/ARC
-    /// files, one path a line (Common Crawl's `warc.paths.gz`; `#`
-    /// comments and blank lines skipped).
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-
-    /// The directory the manifest's relative paths are relative to
-    /// (default: the manifest's directory).
-    #[arg(long, value_name = "DIR", requires = "manifest")]
-    pub dir: Option<PathBuf>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextFormat::Jsonl)]

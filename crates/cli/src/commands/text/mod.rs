@@ -48,7 +48,6 @@ use wet::{WarcDate, Wet};
 use crate::Error;
 use crate::columnar::{self, BatchWriter};
 use crate::driver::{self, Drive, Status};
-use crate::inputs::{self, Inputs};
 use crate::outputs::{self, Binary};
 
 /// A Parquet row group ends once its encoded size passes this: rows of
@@ -76,14 +75,7 @@ pub fn run(
     if let Some(why) = args.conflicts() {
         return Err(Error::Usage(why));
     }
-    let sources = inputs::resolve_inputs(&Inputs {
-        inputs: &args.inputs,
-        sniff: args.sniff,
-        html: args.html.as_deref(),
-        url: args.url.as_deref(),
-        manifest: args.manifest.as_deref(),
-        dir: args.dir.as_deref(),
-    })?;
+    let sources = (args.input).sources_with_page(args.html.as_deref(), args.url.as_deref())?;
     let options = Options {
         main_content: args.main_content,
         format: args.text_format(),
@@ -189,22 +181,13 @@ pub fn exec(args: &TextArgs) -> Result<u8, Error> {
         return Err(Error::Usage(why));
     }
     let binary = match args.format {
-        TextFormat::Parquet => Some(Binary {
-            format: "parquet",
-            or: "",
-        }),
+        TextFormat::Parquet => Some(Binary::PARQUET),
         TextFormat::Wet if args.gzip() => Some(Binary {
             format: "wet",
             or: " or --no-gzip",
         }),
         _ => None,
     };
-    let mut out = outputs::open(args.output.as_deref(), binary)?;
-    let result = run(
-        args,
-        &mut out,
-        &mut std::io::stderr(),
-        outputs::progress_shown(),
-    )?;
-    Ok(result.exit_code())
+    let run = |out: &mut dyn Write, diag: &mut dyn Write, progress| run(args, out, diag, progress);
+    Ok(outputs::run_to(args.output.as_deref(), binary, run)?.exit_code())
 }
