@@ -1,6 +1,6 @@
 //! Flags that several subcommands share: the canonicalization profile
-//! (`--profile`'s names, `--rule`, `--profile-file`) and byte sizes with
-//! suffixes (`64M`). Each command's own flags are in its module; these are
+//! (`--profile`'s names, `--rule`, `--profile-file`), `--threads`, and byte
+//! sizes with suffixes (`64M`). Each command's own flags are in its module; these are
 //! the pieces their clap structs flatten in or parse with.
 
 use std::path::PathBuf;
@@ -37,6 +37,14 @@ impl ProfileArgs {
         };
         base.edit(&self.rules).map_err(|e| err(e.to_string()))
     }
+}
+
+/// `--threads`: how many workers a command runs on.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct Threads {
+    /// Worker threads (0: one per core); the output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// A built-in profile's name (`--profile`), checked.

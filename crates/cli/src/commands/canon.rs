@@ -25,6 +25,7 @@ use clap::Args;
 
 use crate::Error;
 use crate::escape::tsv_escape;
+use crate::flags::Threads;
 
 /// `spinneret canon [OPTIONS] < urls.txt`
 #[derive(Debug, Clone, Args)]
@@ -67,9 +68,9 @@ pub struct CanonArgs {
     )]
     pub surt_canonicalizer: spinneret_canon::surt::SurtCanonicalizer,
 
-    /// Worker threads (0: one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub workers: Threads,
 
     /// List the rules with their false-merge risk and exit.
     #[arg(long)]
@@ -185,7 +186,7 @@ pub fn run(
         options,
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(args.workers.threads)
         .build()
         .map_err(|e| Error::Threads(e.to_string()))?;
     let mut summary = CanonSummary::default();

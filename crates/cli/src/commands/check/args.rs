@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::flags::parse_size;
+use crate::flags::{Threads, parse_size};
 use crate::inputs::InputArgs;
 
 /// How problem lines are written.
@@ -40,9 +40,9 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
 
-    /// Worker threads (0: one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub workers: Threads,
 
     /// Records whose block is larger are skipped with a warning, not
     /// verified (suffixes K, M, G). A record is held whole while hashed.

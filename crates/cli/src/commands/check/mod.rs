@@ -60,7 +60,7 @@ pub fn run(
     let start = Instant::now();
     let sources = args.input.sources(args.input.discover())?;
     let how = Drive {
-        threads: args.threads,
+        threads: args.workers.threads,
         batch: 256,
         opts: Options {
             max_record_size: args.max_record_size,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use spinneret_index::entry::{Fields, RecordTypes};
 
-use crate::flags::parse_size;
+use crate::flags::{Threads, parse_size};
 use crate::inputs::InputArgs;
 
 /// Index line formats.
@@ -98,9 +98,9 @@ pub struct IndexArgs {
     #[arg(long, value_name = "NAME")]
     pub filename: Option<String>,
 
-    /// Worker threads (0: one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub workers: Threads,
 
     /// A record block up to this size is read whole (its payload digest
     /// computed when the record has none); of a larger one, only the

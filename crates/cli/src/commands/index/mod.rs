@@ -61,7 +61,7 @@ pub fn run(
     };
     let head = usize::try_from(args.max_record_size).unwrap_or(usize::MAX);
     let how = Drive {
-        threads: args.threads,
+        threads: args.workers.threads,
         batch: 1024,
         opts: Options {
             max_record_size: args.max_record_size,

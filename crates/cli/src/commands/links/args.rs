@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::format::LineFormat;
-use crate::flags::{ProfileArgs, parse_profile, parse_size};
+use crate::flags::{ProfileArgs, Threads, parse_profile, parse_size};
 use crate::inputs::InputArgs;
 
 /// Output format of `spinneret links`.
@@ -83,9 +83,9 @@ pub struct LinksArgs {
     #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
 
-    /// Worker threads (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub workers: Threads,
 
     /// Skip WARC records, and HTML pages (`--html`, `--manifest`; decompressed),
     /// larger than this (suffixes K, M, G).

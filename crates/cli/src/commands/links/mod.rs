@@ -97,7 +97,7 @@ pub fn run(
         canon: (!plain_whatwg).then_some(&profile),
     };
     let how = Drive {
-        threads: args.threads,
+        threads: args.workers.threads,
         batch: usize::try_from(args.batch).unwrap_or(usize::MAX),
         opts: Options {
             max_record_size: args.max_record_size,

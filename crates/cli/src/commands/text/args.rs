@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::wet::WarcDate;
-use crate::flags::parse_size;
+use crate::flags::{Threads, parse_size};
 use crate::inputs::InputArgs;
 
 /// Output format of `spinneret text`.
@@ -86,9 +86,9 @@ pub struct TextArgs {
     #[arg(long, value_name = "DATE", value_parser = WarcDate::parse)]
     pub date: Option<WarcDate>,
 
-    /// Worker threads (0: one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub workers: Threads,
 
     /// Skip WARC records, and HTML pages (`--html`, `--manifest`;
     /// decompressed), larger than this (suffixes K, M, G); each is

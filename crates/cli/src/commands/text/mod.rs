@@ -112,7 +112,7 @@ pub fn run(
         _ => None,
     };
     let how = Drive {
-        threads: args.threads,
+        threads: args.workers.threads,
         batch: 256,
         opts: spinneret_warc::Options {
             max_record_size: args.max_record_size,
