@@ -3,7 +3,7 @@
 //! crate are read from its source, and
 //!
 //! - no file imports, directly or through others, a file that imports it
-//!   (in `crates/cli/src`);
+//!   (in `crates/cli/src` and in `crates/python/src`);
 //! - a subcommand (`commands/NAME.rs` or `commands/NAME/`) imports no
 //!   other subcommand and not the command line that names them
 //!   (`commands/mod.rs`), and nothing outside `commands/` imports a
@@ -290,6 +290,11 @@ fn no_file_of_the_binary_imports_itself_back() {
     assert_no_cycle(&Crate::read(&crate_src("cli")));
 }
 
+#[test]
+fn no_file_of_the_python_crate_imports_itself_back() {
+    assert_no_cycle(&Crate::read(&crate_src("python")));
+}
+
 /// The subcommand a file belongs to (`links` for `commands/links/job.rs`),
 /// `Some("")` for `commands/mod.rs`, `None` outside `commands/`.
 fn command_of(rel: &str) -> Option<&str> {
@@ -346,7 +351,7 @@ fn every_subcommand_has_its_room() {
 
 #[test]
 fn no_file_passes_a_thousand_lines() {
-    for name in ["cli"] {
+    for name in ["cli", "python"] {
         let krate = Crate::read(&crate_src(name));
         for path in krate.files.values() {
             let lines = std::fs::read_to_string(path).unwrap().lines().count();

@@ -142,7 +142,7 @@ pub fn surt_args(
             let name: String = k.extract()?;
             match opts.set(&name, v.is_truthy()?) {
                 Ok(()) => {}
-                Err(_) => unknown.push(crate::py_repr(&name)),
+                Err(_) => unknown.push(crate::repr::py_repr(&name)),
             }
         }
         if !unknown.is_empty() {

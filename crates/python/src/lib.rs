@@ -11,7 +11,11 @@
 //! `extract_text`: a page's readable text, whole or main content, plain or
 //! Markdown, and its metadata), [`warc_text`] (every HTML page's text of
 //! a WARC file as Arrow record batches) and [`arrays`] (the vectorized
-//! calls over Arrow arrays).
+//! calls over Arrow arrays). The three WARC functions share `sources`
+//! (their inputs: paths, globs, manifests, file objects) and `batches`
+//! (the reading thread, its channel and the Python classes of the
+//! batches); `repr` makes the Python string literals of `repr`s. Modules
+//! import one another one way only, and none imports from this file.
 //!
 //! Invariants: nothing a caller passes makes Rust panic into the
 //! interpreter — bad values raise `ValueError`, wrong types `TypeError`
@@ -23,10 +27,13 @@
 use pyo3::prelude::*;
 
 pub mod arrays;
+mod batches;
 pub mod canon;
 pub mod encoding;
 pub mod index;
 pub mod links;
+mod repr;
+mod sources;
 pub mod text;
 pub mod url;
 pub mod warc_links;
@@ -61,37 +68,4 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrays::surt_array, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::join_url_array, m)?)?;
     Ok(())
-}
-
-/// `s` as a Python string literal, for a `repr`: in single quotes, with the
-/// quote, the backslash and control characters escaped.
-pub(crate) fn py_repr(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('\'');
-    for c in s.chars() {
-        match c {
-            '\'' => out.push_str("\\'"),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::py_repr;
-
-    /// The literal reads back as the string in Python: the characters
-    /// that need escapes are escaped.
-    #[test]
-    fn repr_escapes_as_python_does() {
-        assert_eq!(py_repr("https://e.com/"), "'https://e.com/'");
-        assert_eq!(py_repr("a'b\\c\n\u{7f}é"), "'a\\'b\\\\c\\n\\x7fé'");
-    }
 }

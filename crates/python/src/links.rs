@@ -93,14 +93,14 @@ impl PyLink {
     }
 
     fn __repr__(&self) -> String {
-        let opt = |v: Option<&str>| v.map_or("None".into(), crate::py_repr);
+        let opt = |v: Option<&str>| v.map_or("None".into(), crate::repr::py_repr);
         format!(
             "Link(target={}, raw={}, tag={}, attr={}, kind={})",
             opt(self.target.as_deref()),
-            crate::py_repr(&self.raw),
+            crate::repr::py_repr(&self.raw),
             opt(self.tag.as_deref()),
-            crate::py_repr(self.attr),
-            crate::py_repr(self.kind)
+            crate::repr::py_repr(self.attr),
+            crate::repr::py_repr(self.kind)
         )
     }
 

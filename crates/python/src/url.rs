@@ -195,7 +195,7 @@ impl PyUrl {
     }
 
     fn __repr__(&self) -> String {
-        format!("URL({})", crate::py_repr(self.url.href()))
+        format!("URL({})", crate::repr::py_repr(self.url.href()))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -34,41 +34,15 @@
 //! row; the reading thread stops when the iterator is exhausted or
 //! dropped.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
 
-use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{RecordBatch, RecordBatchIterator};
-use arrow_schema::ArrowError;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyCapsule;
 use spinneret_columns::text::{TextColumns, TextFields, schema};
 use spinneret_text::{Options, Page, extract_page};
-use spinneret_warc::{Reader, Record};
+use spinneret_warc::Record;
 
-use crate::warc_links::{Source, batch_capsules, inputs, schema_capsule, source_of};
-
-/// The most bad-record messages kept in `TextBatches.errors`.
-const ERRORS_KEPT: usize = 1000;
-
-/// What the reading thread sends.
-enum Message {
-    Batch(RecordBatch),
-    /// A bad record under `strict`, or a failure to build a batch: the end.
-    Failed(String),
-}
-
-/// Counts shared by the reading thread and the iterator.
-#[derive(Default)]
-struct Counts {
-    records: AtomicU64,
-    pages: AtomicU64,
-    bad_records: AtomicU64,
-    unreadable: AtomicU64,
-    errors: Mutex<Vec<String>>,
-}
+use crate::batches::{Batching, Rows, batch_classes, read_records, start};
+use crate::sources::{Source, source_of};
 
 /// The reading thread's settings.
 struct Job {
@@ -76,55 +50,6 @@ struct Job {
     name: String,
     options: Options,
     any_status: bool,
-    batch_rows: usize,
-    batch_bytes: usize,
-    strict: bool,
-}
-
-/// The reading thread's state: the rows being filled and where they go.
-struct Rows {
-    cols: TextColumns,
-    tx: SyncSender<Message>,
-    counts: Arc<Counts>,
-    strict: bool,
-}
-
-impl Rows {
-    /// Sends the rows held; `false` when the iterator is gone or the
-    /// batch cannot be built (then the end).
-    fn send(&mut self) -> bool {
-        match self.cols.finish() {
-            Ok(b) => self.tx.send(Message::Batch(b)).is_ok(),
-            Err(e) => {
-                let _ = self.tx.send(Message::Failed(e.to_string()));
-                false
-            }
-        }
-    }
-
-    /// A bad record or an unreadable input: counted, or the end under
-    /// `strict` (after the rows before it). `false`: stop.
-    fn report(&mut self, msg: String, unreadable: bool) -> bool {
-        if self.strict {
-            if self.cols.rows() > 0 && !self.send() {
-                return false;
-            }
-            let _ = self.tx.send(Message::Failed(msg));
-            return false;
-        }
-        let counter = if unreadable {
-            &self.counts.unreadable
-        } else {
-            &self.counts.bad_records
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut errors) = self.counts.errors.lock()
-            && errors.len() < ERRORS_KEPT
-        {
-            errors.push(msg);
-        }
-        true
-    }
 }
 
 /// Whether `spinneret text` takes `record`: an HTML response or resource
@@ -174,191 +99,30 @@ fn push_page(record: &Record, file: &str, options: &Options, cols: &mut TextColu
 
 /// The reading thread: records to rows, until the end or until the
 /// iterator is gone (a send fails).
-fn read_all(job: Job, tx: SyncSender<Message>, counts: Arc<Counts>) {
-    let mut rows = Rows {
-        cols: TextColumns::new(),
-        tx,
-        counts: counts.clone(),
-        strict: job.strict,
-    };
-    let files = match inputs(job.source, &job.name) {
-        Ok(files) => files,
-        Err(msg) => {
-            let _ = rows.tx.send(Message::Failed(msg));
-            return;
+fn read_all(job: Job, rows: Rows<TextColumns>) {
+    read_records(job.source, &job.name, rows, |record, name, rows| {
+        if takes(record, job.any_status) {
+            push_page(record, name, &job.options, &mut rows.cols);
+            rows.counts().pages.fetch_add(1, Ordering::Relaxed);
         }
-    };
-    for (name, reader) in files {
-        let reader = match reader {
-            Ok(r) => r,
-            Err(msg) => {
-                if !rows.report(msg, true) {
-                    return;
-                }
-                continue;
-            }
-        };
-        for r in Reader::from_read(reader, spinneret_warc::Options::default()) {
-            counts.records.fetch_add(1, Ordering::Relaxed);
-            match r {
-                Ok(record) if takes(&record, job.any_status) => {
-                    push_page(&record, &name, &job.options, &mut rows.cols);
-                    counts.pages.fetch_add(1, Ordering::Relaxed);
-                }
-                Ok(_) => continue,
-                Err(e) => {
-                    // The reader's message names the offset.
-                    if !rows.report(format!("{name}: {e}"), false) {
-                        return;
-                    }
-                }
-            }
-            let full = rows.cols.rows() >= job.batch_rows || rows.cols.bytes() >= job.batch_bytes;
-            if full && !rows.send() {
-                return;
-            }
-        }
-    }
-    if rows.cols.rows() > 0 {
-        rows.send();
-    }
+    });
 }
 
-/// One batch of pages' text: pass it to `pyarrow.record_batch(batch)`,
-/// `polars.DataFrame(batch)` or anything that takes the Arrow PyCapsule
-/// interface (`__arrow_c_array__`).
-#[pyclass(name = "TextBatch", module = "spinneret", frozen)]
-pub struct TextBatch {
-    batch: RecordBatch,
-}
-
-#[pymethods]
-impl TextBatch {
-    /// The number of rows.
-    #[getter]
-    fn num_rows(&self) -> usize {
-        self.batch.num_rows()
-    }
-
-    fn __len__(&self) -> usize {
-        self.batch.num_rows()
-    }
-
-    /// The Arrow PyCapsule interface: `(schema, array)` capsules.
-    #[pyo3(signature = (requested_schema = None))]
-    fn __arrow_c_array__<'py>(
-        &self,
-        py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
-        let _ = requested_schema; // the batch has one schema
-        batch_capsules(py, &self.batch)
-    }
-
-    /// The Arrow PyCapsule interface: the schema capsule.
-    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        schema_capsule(py, &self.batch.schema())
-    }
-
-    fn __repr__(&self) -> String {
-        format!("TextBatch(num_rows={})", self.batch.num_rows())
-    }
-}
-
-/// The batches of [`warc_text`]: an iterator of [`TextBatch`], and an
-/// Arrow stream (`pyarrow.RecordBatchReader.from_stream(batches)`).
-#[pyclass(name = "TextBatches", module = "spinneret")]
-pub struct TextBatches {
-    /// `None` once exhausted or handed over as a stream. (In a mutex: a
-    /// Python object may be used from any thread.)
-    rx: Option<Mutex<Receiver<Message>>>,
-    counts: Arc<Counts>,
-}
-
-#[pymethods]
-impl TextBatches {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    /// The next batch; waits without the GIL.
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<TextBatch>> {
-        let Some(rx) = &self.rx else {
-            return Ok(None);
-        };
-        let got = py.detach(|| rx.lock().ok().and_then(|rx| rx.recv().ok()));
-        match got {
-            Some(Message::Batch(batch)) => Ok(Some(TextBatch { batch })),
-            Some(Message::Failed(msg)) => {
-                self.rx = None;
-                Err(PyValueError::new_err(msg))
-            }
-            None => {
-                self.rx = None;
-                Ok(None)
-            }
-        }
-    }
-
-    /// Records read so far (bad ones included).
-    #[getter]
-    fn records(&self) -> u64 {
-        self.counts.records.load(Ordering::Relaxed)
-    }
-
-    /// Pages (rows) extracted so far.
-    #[getter]
-    fn pages(&self) -> u64 {
-        self.counts.pages.load(Ordering::Relaxed)
-    }
-
-    /// Bad records so far (skipped; without `strict`).
-    #[getter]
-    fn bad_records(&self) -> u64 {
-        self.counts.bad_records.load(Ordering::Relaxed)
-    }
-
+batch_classes! {
+    /// One batch of pages' text: pass it to `pyarrow.record_batch(batch)`,
+    /// `polars.DataFrame(batch)` or anything that takes the Arrow PyCapsule
+    /// interface (`__arrow_c_array__`).
+    batch TextBatch;
+    /// The batches of [`warc_text`]: an iterator of [`TextBatch`], and an
+    /// Arrow stream (`pyarrow.RecordBatchReader.from_stream(batches)`).
+    batches TextBatches of schema;
     /// Inputs that could not be read (missing, unreadable, a glob
     /// matching nothing), so far; their messages are in `errors`.
-    #[getter]
-    fn unreadable(&self) -> u64 {
-        self.counts.unreadable.load(Ordering::Relaxed)
-    }
-
+    unreadable;
     /// The first problems' messages (`FILE: offset N: what`).
-    #[getter]
-    fn errors(&self) -> Vec<String> {
-        self.counts
-            .errors
-            .lock()
-            .map(|e| e.clone())
-            .unwrap_or_default()
-    }
-
-    /// The Arrow schema of the batches.
-    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
-        schema_capsule(py, &schema())
-    }
-
-    /// The Arrow PyCapsule stream interface: the batches not yet taken, as
-    /// an `ArrowArrayStream` (the iterator is used up).
-    #[pyo3(signature = (requested_schema = None))]
-    fn __arrow_c_stream__<'py>(
-        &mut self,
-        py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyCapsule>> {
-        let _ = requested_schema; // the batches have one schema
-        let rx = self.rx.take().and_then(|m| m.into_inner().ok());
-        let batches = std::iter::from_fn(move || match rx.as_ref()?.recv() {
-            Ok(Message::Batch(b)) => Some(Ok(b)),
-            Ok(Message::Failed(msg)) => Some(Err(ArrowError::ExternalError(msg.into()))),
-            Err(_) => None,
-        });
-        let reader = RecordBatchIterator::new(batches, schema());
-        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
-        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
-    }
+    errors;
+    /// Pages (rows) extracted so far.
+    pages;
 }
 
 /// The readable text of every HTML page of WARC/ARC files (plain, gzip
@@ -399,12 +163,7 @@ pub fn warc_text(
     batch_bytes: usize,
     strict: bool,
 ) -> PyResult<TextBatches> {
-    if batch_rows == 0 {
-        return Err(PyValueError::new_err("batch_rows must be at least 1"));
-    }
-    if batch_bytes == 0 {
-        return Err(PyValueError::new_err("batch_bytes must be at least 1"));
-    }
+    let batching = Batching::new(batch_rows, Some(batch_bytes), strict)?;
     let options = crate::text::options(main_content, format, links)?;
     let (source, name) = source_of(path, "warc_text")?;
     let job = Job {
@@ -412,25 +171,17 @@ pub fn warc_text(
         name,
         options,
         any_status,
-        batch_rows,
-        batch_bytes,
-        strict,
     };
-    let (tx, rx) = sync_channel(1);
-    let counts = Arc::new(Counts::default());
-    let thread_counts = counts.clone();
-    std::thread::Builder::new()
-        .name("spinneret-warc-text".into())
-        .spawn(move || read_all(job, tx, thread_counts))
-        .map_err(|e| PyValueError::new_err(format!("cannot start the reading thread: {e}")))?;
-    Ok(TextBatches {
-        rx: Some(Mutex::new(rx)),
-        counts,
-    })
+    let rx = start("spinneret-warc-text", batching, move |rows| {
+        read_all(job, rows)
+    })?;
+    Ok(TextBatches { rx })
 }
 
 #[cfg(test)]
 mod tests {
+    use spinneret_warc::Reader;
+
     use super::*;
 
     /// A record read from `warc` (one record, plain).

@@ -1,0 +1,155 @@
+//! The inputs of `warc_links`, `warc_text` and `warc_index`: a path — a
+//! file, a directory walked for WARC/ARC files, a glob —, a list of paths,
+//! a manifest listing paths, or a binary file object, as the files to read
+//! in order, each opened when its turn comes (a folder of thousands of
+//! WARCs holds one descriptor at a time).
+//!
+//! Invariants: a path names the files `spinneret links`, `index` and
+//! `text` read for it, in the same order; a part that yields nothing (a
+//! missing file, a glob matching nothing) stays in its place as its
+//! message, for the reading thread to count as unreadable (or to stop at
+//! under `strict`).
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// Files in reading order; an unreadable input is its message in place.
+pub(crate) type Paths = Vec<Result<PathBuf, String>>;
+
+/// A Python binary file object as a [`Read`]: each read takes the GIL.
+pub(crate) struct PyFile(Py<PyAny>);
+
+impl Read for PyFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let chunk = self
+                .0
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            let bytes = chunk.cast::<PyBytes>().map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidData, "read() did not return bytes")
+            })?;
+            let b = bytes.as_bytes();
+            let n = b.len().min(buf.len());
+            buf[..n].copy_from_slice(&b[..n]);
+            Ok(n)
+        })
+    }
+}
+
+/// Where the records come from.
+pub(crate) enum Source {
+    /// Files, in reading order, each with its name; an unreadable input
+    /// is its message in place.
+    Paths(Paths),
+    File(PyFile),
+}
+
+/// The inputs of `source` (called `name`), each with its name, each
+/// file opened when its turn comes; `Err` when none is readable (the first
+/// input's message).
+pub(crate) fn inputs(
+    source: Source,
+    name: &str,
+) -> Result<Box<dyn Iterator<Item = (String, Opened)>>, String> {
+    Ok(match source {
+        Source::File(f) => Box::new(std::iter::once((
+            name.to_owned(),
+            Ok(Box::new(io::BufReader::with_capacity(1 << 16, f)) as Box<dyn Read>),
+        ))),
+        Source::Paths(paths) => {
+            if !paths.iter().any(Result::is_ok) {
+                return Err(match paths.into_iter().find_map(Result::err) {
+                    Some(msg) => msg,
+                    None => format!("{name}: no WARC/ARC file found"),
+                });
+            }
+            Box::new(paths.into_iter().map(|p| match p {
+                Ok(p) => (p.display().to_string(), open(&p)),
+                Err(msg) => (String::new(), Err(msg)),
+            }))
+        }
+    })
+}
+
+/// An input opened for reading, or why it cannot be.
+pub(crate) type Opened = Result<Box<dyn Read>, String>;
+
+/// A WARC/ARC file, buffered; an error is its message.
+pub(crate) fn open(path: &Path) -> Opened {
+    match std::fs::File::open(path) {
+        Ok(f) => Ok(Box::new(io::BufReader::with_capacity(1 << 16, f))),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The files a path argument names: a file, a directory walked for
+/// WARC/ARC files, or a glob (as the CLI takes them), each part that
+/// yields nothing as its message.
+pub(crate) fn expand(arg: &str, out: &mut Paths) {
+    let found = spinneret_warc::discover::Discover::default().expand(arg);
+    out.extend(found.into_iter().map(|r| r.map_err(|e| e.to_string())));
+}
+
+/// The files of path arguments, each [`expand`]ed, in order.
+fn expand_all(args: &[PathBuf]) -> Paths {
+    let mut paths = Vec::new();
+    for p in args {
+        expand(&p.display().to_string(), &mut paths);
+    }
+    paths
+}
+
+/// The files of a path or a list of paths, and the source's name (the
+/// path, or `[paths]`); `None` for anything else.
+pub(crate) fn paths_of(source: &Bound<'_, PyAny>) -> Option<(Paths, String)> {
+    if let Ok(path) = source.extract::<PathBuf>() {
+        let name = path.display().to_string();
+        let mut paths = Vec::new();
+        expand(&name, &mut paths);
+        Some((paths, name))
+    } else if let Ok(list) = source.extract::<Vec<PathBuf>>() {
+        Some((expand_all(&list), "[paths]".to_owned()))
+    } else {
+        None
+    }
+}
+
+/// The files (or the file object) of a source of `function` (`warc_links`,
+/// `warc_text`), and its name.
+pub(crate) fn source_of(source: &Bound<'_, PyAny>, function: &str) -> PyResult<(Source, String)> {
+    Ok(if let Some((paths, name)) = paths_of(source) {
+        (Source::Paths(paths), name)
+    } else if source.hasattr("read")? {
+        if source.hasattr("closed")? && source.getattr("closed")?.is_truthy()? {
+            return Err(PyValueError::new_err("I/O operation on closed file"));
+        }
+        let name = match source.getattr("name") {
+            Ok(n) => n.str()?.to_string(),
+            Err(_) => "-".to_owned(),
+        };
+        (Source::File(PyFile(source.clone().unbind())), name)
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{function}() takes a path, a list of paths or a binary file object, not {}",
+            source.get_type().name()?
+        )));
+    })
+}
+
+/// The files a manifest lists (paths, one a line, plain or gzip, relative
+/// to the manifest's folder; Common Crawl's `warc.paths.gz`), and its name.
+pub(crate) fn manifest_of(list: &Path) -> PyResult<(Source, String)> {
+    let dir = list.parent().map(PathBuf::from).unwrap_or_default();
+    let listed = spinneret_warc::discover::read_path_list(list, &dir)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((
+        Source::Paths(expand_all(&listed)),
+        list.display().to_string(),
+    ))
+}
