@@ -45,6 +45,16 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The `-o` file, complete, cannot be put in place (renamed from its
+    /// temporary name).
+    #[error("-o {path}: cannot put the finished output in place")]
+    Commit {
+        /// The file.
+        path: String,
+        /// Why the rename failed.
+        #[source]
+        source: std::io::Error,
+    },
     /// A binary format would go to a terminal: the message says what to
     /// give instead.
     #[error("{0}")]

@@ -19,6 +19,8 @@ mod index;
 mod inputs;
 #[path = "layout.rs"]
 mod layout;
+#[path = "outputs.rs"]
+mod outputs;
 #[path = "parquet.rs"]
 mod parquet;
 #[path = "streamed.rs"]

@@ -47,6 +47,7 @@ pub use read::{Capture, ReadCounts};
 
 use crate::Error;
 use crate::inputs::Source;
+use crate::outputs;
 
 /// Builds the crawl (identities from digests; near-duplicate identities
 /// from SimHash clusters when every HTML capture has one).
@@ -205,12 +206,7 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
     out.write_all(report::table(&ctx, &evals).as_bytes())
         .map_err(Error::Output)?;
     if let Some(path) = &args.html {
-        std::fs::write(path, report::html(&ctx, &evals, &description)).map_err(|e| {
-            Error::Stats {
-                path: path.display().to_string(),
-                source: e,
-            }
-        })?;
+        outputs::write_file(path, report::html(&ctx, &evals, &description).as_bytes())?;
     }
     let result = EvalReport {
         inputs: ctx.inputs.clone(),
@@ -230,10 +226,7 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
     };
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&result).expect("serializable");
-        std::fs::write(path, text).map_err(|e| Error::Stats {
-            path: path.display().to_string(),
-            source: e,
-        })?;
+        outputs::write_file(path, text.as_bytes())?;
     }
     Ok(result)
 }
