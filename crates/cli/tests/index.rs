@@ -187,3 +187,44 @@ fn a_damaged_record_is_reported_and_the_rest_indexed() {
     assert_eq!(got, want, "every other record indexed, none wrong");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A plain WARC `resource` record of `url` dated `date`.
+fn resource(url: &str, date: &str) -> Vec<u8> {
+    let body = b"<p>hello</p>";
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:{:08x}-0000-0000-0000-000000000000>\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+        url.len(),
+        body.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(body);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+#[test]
+fn a_date_that_is_not_one_is_reported_never_a_line_a_replay_system_cannot_use() {
+    let dir = tmp("bad-date");
+    // ClueWeb09's quirk (a three-digit day), a 13th month, and between
+    // them dates that are: one with an offset, moved to UTC.
+    let mut warc = resource("http://a.example/", "2008-10-29T05:21:46Z");
+    let bad_at = warc.len();
+    warc.extend(resource("http://b.example/", "2008-10-294T05:21:46-0700"));
+    warc.extend(resource("http://c.example/", "2008-10-29T05:21:46-07:00"));
+    let worse_at = warc.len();
+    warc.extend(resource("http://d.example/", "2008-13-01T00:00:00Z"));
+    let path = dir.join("dates.warc");
+    std::fs::write(&path, &warc).unwrap();
+    let (code, out, err) = index(&["--no-sort"], std::slice::from_ref(&path));
+    assert_eq!(code, 1, "{err}");
+    let timestamps: Vec<&str> = out.lines().map(|l| l.split(' ').nth(1).unwrap()).collect();
+    assert_eq!(timestamps, ["20081029052146", "20081029122146"], "{out}");
+    for (at, date) in [
+        (bad_at, "2008-10-294T05:21:46-0700"),
+        (worse_at, "2008-13-01T00:00:00Z"),
+    ] {
+        let want = format!("offset {at}: WARC-Date {date:?} is not a W3C-DTF date");
+        assert!(err.contains(&want), "{want} in {err}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

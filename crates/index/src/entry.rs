@@ -13,8 +13,10 @@
 //!   makes one optional (`warcinfo`, `metadata`, a type it does not name;
 //!   an ARC file's `filedesc` header is read as a `warcinfo`), listed with
 //!   `--records all` as cdxj-indexer lists it: with no `url`;
-//! - timestamp: the `WARC-Date`'s first 14 digits (warcio drops fractions
-//!   of a second);
+//! - timestamp: the `WARC-Date`'s digits to the second (warcio drops
+//!   fractions of a second), in UTC; a date that is not one is an
+//!   [`EntryError::BadDate`], the record gets no line
+//!   ([`crate::warc_date`]);
 //! - `mime`: `warc/revisit` for a revisit, the HTTP `Content-Type` of a
 //!   response or request, the WARC `Content-Type` otherwise, cut at the
 //!   first `;` or white space; absent when there is none;
@@ -40,6 +42,7 @@ use spinneret_warc::{Container, Record, RecordType, http};
 
 use crate::mime_sniff;
 use crate::request::RequestHead;
+use crate::warc_date::{BadDate, cdx_timestamp};
 
 /// Where a record is in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,9 +279,12 @@ pub enum EntryError {
     /// `continuation`: WARC 1.1 §5.3).
     #[error("no WARC-Target-URI")]
     NoUrl,
-    /// The record has no date with digits.
-    #[error("no usable WARC-Date ({0:?})")]
-    NoDate(Option<String>),
+    /// The record has no `WARC-Date`.
+    #[error("no WARC-Date")]
+    NoDate,
+    /// The record's `WARC-Date` is not a date ([`crate::warc_date`]).
+    #[error(transparent)]
+    BadDate(#[from] BadDate),
 }
 
 /// The SURT key of `url`, as the `surt` package's `surt(url)`.
@@ -288,13 +294,6 @@ pub fn url_key(url: &str) -> String {
         &SurtCanonicalizer::default(),
         &SurtOptions::default(),
     )
-}
-
-/// The CDX timestamp of a WARC date: its first 14 digits
-/// (`2014-01-03T03:03:21.123Z` → `20140103030321`).
-pub fn timestamp(date: &str) -> Option<String> {
-    let digits: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
-    (digits.len() >= 4).then_some(digits)
 }
 
 /// A media type cut at its first `;` or white space (cdxj-indexer's
@@ -356,11 +355,7 @@ impl Entry {
         if url.is_none() && !url_optional {
             return Err(EntryError::NoUrl);
         }
-        let timestamp = rec
-            .date
-            .as_deref()
-            .and_then(timestamp)
-            .ok_or_else(|| EntryError::NoDate(rec.date.clone()))?;
+        let timestamp = cdx_timestamp(rec.date.as_deref().ok_or(EntryError::NoDate)?)?;
         let complete = rec.block.len() as u64 == rec.block_len;
         let request = (rec.kind == RecordType::Request)
             .then(|| RequestHead::parse(&rec.block, complete))
@@ -489,17 +484,6 @@ fn is_text(mime: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn timestamps_keep_fourteen_digits() {
-        assert_eq!(timestamp("2014-01-03T03:03:21Z").unwrap(), "20140103030321");
-        assert_eq!(
-            timestamp("2014-01-03T03:03:21.123456Z").unwrap(),
-            "20140103030321"
-        );
-        assert_eq!(timestamp("2014").unwrap(), "2014");
-        assert_eq!(timestamp("soon"), None);
-    }
 
     #[test]
     fn media_types_are_cut_as_cdxj_indexer_cuts_them() {

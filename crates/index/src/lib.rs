@@ -18,4 +18,5 @@ pub mod ordered;
 pub mod post_query;
 pub mod request;
 pub mod sort;
+pub mod warc_date;
 pub mod zipnum;
