@@ -228,3 +228,34 @@ fn a_date_that_is_not_one_is_reported_never_a_line_a_replay_system_cannot_use() 
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_status_that_is_not_three_digits_is_reported() {
+    let dir = tmp("bad-status");
+    let response = |url: &str, status: &str| {
+        let block = format!("HTTP/1.1 {status} OK\r\nContent-Type: text/html\r\n\r\n<p>x</p>");
+        format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{:08x}-0000-0000-0000-000000000000>\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2020-01-02T03:04:05Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+            url.len(),
+            block.len()
+        )
+        .into_bytes()
+    };
+    let mut warc = response("http://a.example/", "200");
+    let bad_at = warc.len();
+    warc.extend(response("http://b.example/", "20"));
+    let zeros_at = warc.len();
+    warc.extend(response("http://c.example/", "000"));
+    warc.extend(response("http://d.example/", "999"));
+    let path = dir.join("status.warc");
+    std::fs::write(&path, &warc).unwrap();
+    let (code, out, err) = index(&["--no-sort"], std::slice::from_ref(&path));
+    assert_eq!(code, 1, "{err}");
+    let urls: Vec<&str> = out.lines().map(|l| l.split('"').nth(3).unwrap()).collect();
+    assert_eq!(urls, ["http://a.example/", "http://d.example/"], "{out}");
+    for (at, status) in [(bad_at, 20), (zeros_at, 0)] {
+        let want = format!("offset {at}: HTTP status {status} is not a three-digit code");
+        assert!(err.contains(&want), "{want} in {err}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -22,7 +22,8 @@
 //!   first `;` or white space; absent when there is none;
 //! - `status`: the HTTP status of a response or revisit with an HTTP head
 //!   (a revisit's head is the revisited response's, as the crawler
-//!   recorded it);
+//!   recorded it); one that is not a three-digit code (`HTTP/1.1 20 OK`,
+//!   `000`) is an [`EntryError::BadStatus`], the record gets no line;
 //! - `digest`: `WARC-Payload-Digest` as written, or, when absent, computed
 //!   as warcio does: SHA-1, base32, of the payload as stored (the block
 //!   after the HTTP head) — unless only the head of a record larger than
@@ -282,6 +283,10 @@ pub enum EntryError {
     /// The record has no `WARC-Date`.
     #[error("no WARC-Date")]
     NoDate,
+    /// The record's HTTP status is not a three-digit code (100–999: the
+    /// line's `status` field would not be one).
+    #[error("HTTP status {0} is not a three-digit code")]
+    BadStatus(u16),
     /// The record's `WARC-Date` is not a date ([`crate::warc_date`]).
     #[error(transparent)]
     BadDate(#[from] BadDate),
@@ -372,6 +377,11 @@ impl Entry {
             RecordType::Response | RecordType::Revisit => rec.status(),
             _ => None,
         };
+        if let Some(s) = status
+            && !(100..=999).contains(&s)
+        {
+            return Err(EntryError::BadStatus(s));
+        }
         let payload = payload_of(rec, request.as_ref());
         let digest = rec.payload_digest.clone().or_else(|| {
             let has_payload = !matches!(rec.kind, RecordType::Warcinfo | RecordType::Revisit);
