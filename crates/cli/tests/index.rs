@@ -188,18 +188,22 @@ fn a_damaged_record_is_reported_and_the_rest_indexed() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// A plain WARC `resource` record of `url` dated `date`.
-fn resource(url: &str, date: &str) -> Vec<u8> {
-    let body = b"<p>hello</p>";
+/// A WARC record (`kind`, of `url` dated `date`) holding `block`.
+fn record(kind: &str, url: &str, date: &str, content_type: &str, block: &[u8]) -> Vec<u8> {
     let mut r = format!(
-        "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:{:08x}-0000-0000-0000-000000000000>\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{:08x}-0000-0000-0000-000000000000>\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
         url.len(),
-        body.len()
+        block.len()
     )
     .into_bytes();
-    r.extend_from_slice(body);
+    r.extend_from_slice(block);
     r.extend_from_slice(b"\r\n\r\n");
     r
+}
+
+/// A `resource` record of `url` dated `date`.
+fn resource(url: &str, date: &str) -> Vec<u8> {
+    record("resource", url, date, "text/html", b"<p>hello</p>")
 }
 
 #[test]
@@ -234,12 +238,14 @@ fn a_status_that_is_not_three_digits_is_reported() {
     let dir = tmp("bad-status");
     let response = |url: &str, status: &str| {
         let block = format!("HTTP/1.1 {status} OK\r\nContent-Type: text/html\r\n\r\n<p>x</p>");
-        format!(
-            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{:08x}-0000-0000-0000-000000000000>\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2020-01-02T03:04:05Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
-            url.len(),
-            block.len()
+        let http = "application/http; msgtype=response";
+        record(
+            "response",
+            url,
+            "2020-01-02T03:04:05Z",
+            http,
+            block.as_bytes(),
         )
-        .into_bytes()
     };
     let mut warc = response("http://a.example/", "200");
     let bad_at = warc.len();
