@@ -1,20 +1,26 @@
-//! `spinneret links` on the [`crate::driver`]: its [`Job`](job::LinksJob)
-//! processes each item into an [`Outcome`](job::Outcome) (the page's rendered lines or
-//! Arrow rows), its [`Sink`](sink::LinksSink) writes them in input order, through
+//! `spinneret links` on the [`crate::driver`]: its
+//! [`Job`](job::LinksJob) processes each item into an
+//! [`Outcome`](job::Outcome) (the page's rendered lines or Arrow rows),
+//! its [`Sink`](sink::LinksSink) writes them in input order, through
 //! `--unique`, as JSON Lines, TSV or Parquet.
 //!
 //! A page whose rendered lines would pass their budget (twice the page, at
-//! least a megabyte: [`Lines`](job::Lines)) comes back from the
-//! pool without them, and the writing thread renders it again, in its turn,
+//! least a megabyte: [`Lines`](job::Lines)) comes back from the pool
+//! without them, and the writing thread renders it again, in its turn,
 //! writing each line as it is made (`StreamOut`); an item over
-//! [`STREAM_PAYLOAD`](job::STREAM_PAYLOAD) goes to the writing thread directly (processing it
-//! twice, on two threads, would hold the extractor's buffers twice). So a page with a
-//! million links costs the page and its compact pending links, not its
-//! whole output (nine times the page in JSON Lines); the output bytes and
-//! their order are the same either way. A link longer than
-//! [`SPILL_ROW`](job::SPILL_ROW) is rendered by the writing
-//! thread straight into the output (`Spill`), so a 50 MB link costs the
-//! page and its resolved URL, not a 100 MB line too.
+//! [`STREAM_PAYLOAD`](job::STREAM_PAYLOAD) goes to the writing thread
+//! directly (processing it twice, on two threads, would hold the
+//! extractor's buffers twice). So a page with a million links costs the
+//! page and its compact pending links, not its whole output (nine times
+//! the page in JSON Lines); the output bytes and their order are the same
+//! either way. A link longer than [`SPILL_ROW`](job::SPILL_ROW) is
+//! rendered by the writing thread straight into the output (`Spill`), so a
+//! 50 MB link costs the page and its resolved URL, not a 100 MB line too.
+//!
+//! Files: [`args`] (the flags), [`job`] (an item to its lines or rows, on
+//! a worker), [`sink`] (in input order, `--unique`, streaming), [`format`](mod@format)
+//! (a link as a JSON or TSV line), [`parquet`] (the Parquet writer),
+//! [`stats`] (`--stats` and the summary line).
 //!
 //! Stops: a bad record is reported on the diagnostic stream (`file: offset
 //! N: what`) and counted; an input that cannot be read is reported
