@@ -45,6 +45,16 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The `-o` file cannot be written (a full disk: `ENOSPC`); what was
+    /// written of it is removed.
+    #[error("-o {path}: cannot be written")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The `-o` file, complete, cannot be put in place (renamed from its
     /// temporary name).
     #[error("-o {path}: cannot put the finished output in place")]

@@ -4,7 +4,9 @@
 //! the same run on standard output and leaves nothing else in the folder;
 //! a run that fails leaves the file that was there; SIGTERM, SIGINT and
 //! SIGHUP remove the temporary (exit code 128 + the signal); `kill -9`
-//! cannot be caught, but leaves no file under the final name either.
+//! cannot be caught, but leaves no file under the final name either; a
+//! full disk (a 4 KiB tmpfs, mounted in a mount namespace of the test's
+//! own) is a one-line error naming the file, and nothing is left on it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -159,5 +161,48 @@ fn kill_9_leaves_no_file_under_the_final_name() {
     assert_eq!(left.len(), 1);
     assert!(left[0].starts_with(".out.jsonl.spinneret-"), "{left:?}");
     assert!(!d.join("out.jsonl").exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_full_disk_is_a_one_line_error_and_leaves_nothing() {
+    let d = tmpdir("enospc");
+    // In a user and mount namespace of its own (no privilege needed, and
+    // the machine's mounts untouched): a 4 KiB tmpfs over `d`, the run,
+    // then what is left on the tmpfs.
+    let script = format!(
+        "mount -t tmpfs -o size=4k tmpfs {d} || exit 99; {bin} links -o {d}/out.jsonl {input}; echo \"exit $?\" >&2; ls -A {d}",
+        d = d.display(),
+        bin = env!("CARGO_BIN_EXE_spinneret"),
+        input = sample().display(),
+    );
+    let run = Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "the tmpfs could not be made: {stderr}"
+    );
+    assert!(stderr.contains("exit 1"), "{stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("spinneret: links:"))
+        .collect();
+    let want = format!(
+        "spinneret: links: -o {}/out.jsonl: cannot be written: No space left on device",
+        d.display()
+    );
+    assert!(
+        errors.len() == 1 && errors[0].starts_with(&want),
+        "{want} in {stderr}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        "",
+        "left on the full disk"
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -94,7 +94,16 @@ pub fn run_to<R>(
     run: impl FnOnce(&mut dyn Write, &mut dyn Write, bool) -> Result<R, Error>,
 ) -> Result<R, Error> {
     let mut out = open(path, binary)?;
-    let result = run(&mut out, &mut io::stderr(), progress_shown())?;
+    let result =
+        run(&mut out, &mut io::stderr(), progress_shown()).map_err(|e| match (e, path) {
+            // The file's name in the message: `-o FILE: cannot be written:
+            // No space left on device`.
+            (Error::Output(source), Some(path)) => Error::Write {
+                path: path.display().to_string(),
+                source,
+            },
+            (e, _) => e,
+        })?;
     if let Some(path) = path {
         out.finish(path)?;
     }
