@@ -55,9 +55,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// The `-o` file, complete, cannot be put in place (renamed from its
-    /// temporary name).
-    #[error("-o {path}: cannot put the finished output in place")]
+    /// An output, complete, cannot be put in place (renamed from its
+    /// temporary name): the `-o` file, the `--zipnum` folder.
+    #[error("{path}: cannot put the finished output in place")]
     Commit {
         /// The file.
         path: String,

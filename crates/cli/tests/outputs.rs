@@ -206,3 +206,37 @@ fn a_full_disk_is_a_one_line_error_and_leaves_nothing() {
     );
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn a_zipnum_cluster_is_put_in_place_whole_beside_other_files() {
+    let d = tmpdir("zipnum");
+    let cluster = d.join("indexes");
+    let index = |lines: &str| {
+        let run = spinneret()
+            .args(["index", "--zipnum"])
+            .arg(&cluster)
+            .args(["--lines", lines, "--cluster-name", "c"])
+            .arg(sample())
+            .output()
+            .unwrap();
+        assert!(run.status.code() == Some(1), "{run:?}"); // the sample's bad record
+        assert_eq!(names(&d), ["indexes"], "nothing beside the cluster");
+        let idx = std::fs::read_to_string(cluster.join("c.idx")).unwrap();
+        let loc = std::fs::read_to_string(cluster.join("c.loc")).unwrap();
+        (idx, loc)
+    };
+    // A new folder: renamed into place.
+    let (idx, loc) = index("5");
+    assert!(
+        idx.lines().count() > 1 && loc.starts_with("c-00\t"),
+        "{idx}\n{loc}"
+    );
+    // A folder that holds other files: they stay; the cluster is replaced.
+    std::fs::write(cluster.join("notes.txt"), b"mine").unwrap();
+    let (idx2, _) = index("2");
+    assert!(idx2.lines().count() > idx.lines().count(), "{idx2}");
+    let mut files = names(&cluster);
+    files.retain(|n| !n.ends_with(".cdx.gz"));
+    assert_eq!(files, ["c.idx", "c.loc", "notes.txt"]);
+    std::fs::remove_dir_all(&d).unwrap();
+}

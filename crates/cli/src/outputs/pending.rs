@@ -13,6 +13,14 @@
 //! the process with 128 + the signal's number, as a shell reports a
 //! process killed by it.
 //!
+//! A folder of files (`index --zipnum DIR`) is made the same way
+//! ([`PendingDir`]): built under a temporary name beside `DIR` and renamed
+//! to it when `DIR` is missing or empty; into a `DIR` that holds other
+//! files, its files are moved one by one, the ones that make the rest
+//! usable (a ZipNum cluster's `.loc` and `.idx`) last, and the old one of
+//! those first taken away, so that a reader never finds a new part beside
+//! an old one.
+//!
 //! Limits: a `kill -9` cannot be caught, so its temporary stays (under its
 //! own name, never the final one); the file is not `fsync`ed before the
 //! rename, so the guarantee is against the process stopping, not the
@@ -53,12 +61,7 @@ pub struct PendingFile {
 impl PendingFile {
     /// Creates the temporary beside `path`.
     pub fn create(path: &Path) -> io::Result<PendingFile> {
-        let temp = temporary_name(path);
-        watch_signals();
-        // Registered before it exists: a signal between the two finds
-        // nothing to remove, never a file it does not know of.
-        lock().push(temp.clone());
-        let file = File::create(&temp).inspect_err(|_| forget(&temp))?;
+        let (temp, file) = make_temporary(path, |t| File::create(t))?;
         Ok(PendingFile {
             file,
             temp,
@@ -109,6 +112,20 @@ impl Drop for PendingFile {
     }
 }
 
+/// Makes `path`'s temporary with `make`, registered for the signal
+/// thread before it exists: a signal between the two finds nothing to
+/// remove, never a temporary it does not know of.
+fn make_temporary<T>(
+    path: &Path,
+    make: impl FnOnce(&Path) -> io::Result<T>,
+) -> io::Result<(PathBuf, T)> {
+    let temp = temporary_name(path);
+    watch_signals();
+    lock().push(temp.clone());
+    let made = make(&temp).inspect_err(|_| forget(&temp))?;
+    Ok((temp, made))
+}
+
 /// `.NAME.spinneret-PID-N.tmp` beside `path`.
 fn temporary_name(path: &Path) -> PathBuf {
     let name = path
@@ -128,6 +145,93 @@ fn forget(temp: &Path) {
     lock().retain(|p| p != temp);
 }
 
+/// Removes a temporary file or folder.
+fn remove(temp: &Path) {
+    let _ = if temp.is_dir() {
+        std::fs::remove_dir_all(temp)
+    } else {
+        std::fs::remove_file(temp)
+    };
+}
+
+/// A folder of output files being made under a temporary name.
+#[derive(Debug)]
+pub struct PendingDir {
+    temp: PathBuf,
+    path: PathBuf,
+    /// Put in place (nothing to remove on drop).
+    done: bool,
+}
+
+impl PendingDir {
+    /// Creates the temporary folder beside `path`.
+    pub fn create(path: &Path) -> io::Result<PendingDir> {
+        let (temp, ()) = make_temporary(path, |t| std::fs::create_dir(t))?;
+        Ok(PendingDir {
+            temp,
+            path: path.to_owned(),
+            done: false,
+        })
+    }
+
+    /// The temporary folder, to write the files into.
+    pub fn temporary(&self) -> &Path {
+        &self.temp
+    }
+
+    /// Puts the files in place: the folder renamed to its final name if
+    /// that is missing or an empty folder; else each file moved into it,
+    /// those named in `last` last and in that order, after the old files
+    /// of those names were taken away.
+    pub fn commit(mut self, last: &[&str]) -> io::Result<()> {
+        let mut pending = lock();
+        let result = self.put_in_place(last);
+        pending.retain(|p| *p != self.temp);
+        drop(pending);
+        if result.is_ok() {
+            self.done = true;
+            remove(&self.temp); // empty once its files were moved
+        }
+        result
+    }
+
+    fn put_in_place(&self, last: &[&str]) -> io::Result<()> {
+        let empty = match std::fs::read_dir(&self.path) {
+            Ok(mut entries) => entries.next().is_none(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => true,
+            Err(e) => return Err(e),
+        };
+        if empty {
+            return std::fs::rename(&self.temp, &self.path);
+        }
+        for name in last {
+            match std::fs::remove_file(self.path.join(name)) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+        let mut names: Vec<_> = std::fs::read_dir(&self.temp)?
+            .map(|e| e.map(|e| e.file_name()))
+            .collect::<io::Result<_>>()?;
+        // The files named in `last` after every other, in their order.
+        names.sort_by_key(|n| last.iter().position(|l| n.as_os_str() == *l));
+        for name in names {
+            std::fs::rename(self.temp.join(&name), self.path.join(&name))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for PendingDir {
+    /// Not committed (the run failed): the temporary folder goes.
+    fn drop(&mut self) {
+        if !self.done {
+            remove(&self.temp);
+            forget(&self.temp);
+        }
+    }
+}
+
 /// Starts the thread that removes the temporaries on a signal, once. If
 /// the signals cannot be watched, the run goes on without it (a signal
 /// then leaves its temporary, as `kill -9` does).
@@ -144,7 +248,7 @@ fn watch_signals() {
                     // into place after the signal.
                     let pending = lock();
                     for temp in pending.iter() {
-                        let _ = std::fs::remove_file(temp);
+                        remove(temp);
                     }
                     std::process::exit(128 + signal);
                 }
@@ -185,6 +289,61 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
         let left: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
         assert_eq!(left.len(), 1, "{left:?}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn folders_are_renamed_into_place_or_their_files_moved_last_ones_last() {
+        let d = tmpdir("pending-dir");
+        let write = |dir: &Path, files: &[(&str, &str)]| {
+            for (name, text) in files {
+                std::fs::write(dir.join(name), text).unwrap();
+            }
+        };
+        let read = |dir: &Path| -> Vec<(String, String)> {
+            let mut v: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| {
+                    let p = e.unwrap().path();
+                    let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                    (name, std::fs::read_to_string(&p).unwrap())
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        // Missing: the folder is renamed into place.
+        let out = d.join("cluster");
+        let pending = PendingDir::create(&out).unwrap();
+        write(
+            pending.temporary(),
+            &[("a-01.cdx.gz", "new"), ("a.idx", "new")],
+        );
+        pending.commit(&["a.loc", "a.idx"]).unwrap();
+        assert_eq!(read(&out).len(), 2);
+        // Holding other files: they stay, the cluster's are replaced, and
+        // an old `.loc` the new cluster lacks is taken away.
+        write(&out, &[("notes.txt", "mine"), ("a.loc", "old")]);
+        let pending = PendingDir::create(&out).unwrap();
+        write(
+            pending.temporary(),
+            &[("a-01.cdx.gz", "newer"), ("a.idx", "newer")],
+        );
+        pending.commit(&["a.loc", "a.idx"]).unwrap();
+        assert_eq!(
+            read(&out),
+            [
+                ("a-01.cdx.gz".to_owned(), "newer".to_owned()),
+                ("a.idx".to_owned(), "newer".to_owned()),
+                ("notes.txt".to_owned(), "mine".to_owned()),
+            ]
+        );
+        // Dropped: the old folder untouched, the temporary gone.
+        let pending = PendingDir::create(&out).unwrap();
+        write(pending.temporary(), &[("a.idx", "half")]);
+        drop(pending);
+        assert_eq!(read(&out).len(), 3);
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
         std::fs::remove_dir_all(&d).unwrap();
     }
 

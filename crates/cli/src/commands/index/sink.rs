@@ -23,6 +23,7 @@ use crate::Error;
 use crate::columnar::{self, BatchWriter, STREAM_BATCH_BYTES, STREAM_BATCH_ROWS};
 use crate::driver::{Flow, Report, Sink, Status};
 use crate::outputs;
+use crate::outputs::pending::PendingDir;
 
 /// Where lines go.
 pub enum Lines<'o> {
@@ -253,12 +254,19 @@ fn finish_sorted(
 ) -> Result<Status, Error> {
     let index_err = |e: String| Error::Index(e);
     if let Some(dir) = &args.zipnum {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Input {
-            path: dir.display().to_string(),
-            source,
-        })?;
+        // Built under a temporary name beside DIR, put in place at the
+        // end: DIR never holds half a cluster.
+        let cluster = dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| PendingDir::create(dir))
+            .map_err(|source| Error::Input {
+                path: dir.display().to_string(),
+                source,
+            })?;
         let mut z = ZipNumWriter::create(
-            dir,
+            cluster.temporary(),
             ZipNumOptions {
                 lines_per_block: args.lines.max(1),
                 shard_bytes: args.shard_size,
@@ -278,6 +286,15 @@ fn finish_sorted(
             })
             .map_err(|e| index_err(failed.clone().unwrap_or_else(|| e.to_string())))?;
         z.finish().map_err(|e| index_err(e.to_string()))?;
+        // The `.loc` and the `.idx` make the shards usable: last.
+        let name = &args.cluster_name;
+        let last = [format!("{name}.loc"), format!("{name}.idx")];
+        cluster
+            .commit(&[&last[0], &last[1]])
+            .map_err(|source| Error::Commit {
+                path: dir.display().to_string(),
+                source,
+            })?;
         return Ok(Status::Complete);
     }
     let mut w = BufWriter::with_capacity(1 << 16, out);
