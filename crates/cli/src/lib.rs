@@ -3,7 +3,7 @@
 //!
 //! The map (ARCHITECTURE.md draws it with the rest of the workspace):
 //!
-//! - [`commands`]: one module per subcommand (`links`, `index`, `check`,
+//! - [`commands`]: one module per subcommand (`links`, `index`, `check`, `get`,
 //!   `text`, `tree`, `canon`, `canon_eval`), each owning its flags, its
 //!   per-record work, its output formats and its run summary, with the
 //!   command line that names them ([`commands::Cli`]). `main.rs` parses

@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use spinneret_cli::Error;
-use spinneret_cli::commands::{Cli, Command, canon, canon_eval, check, index, links, text, tree};
+use spinneret_cli::commands::{
+    Cli, Command, canon, canon_eval, check, get, index, links, text, tree,
+};
 
 /// mimalloc instead of the system allocator: the pipeline allocates and
 /// frees payload-sized buffers per record on several threads, which glibc
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Command::Index(args) => index::exec(args),
         Command::Check(args) => check::exec(args),
         Command::Text(args) => text::exec(args),
+        Command::Get(args) => get::exec(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -177,21 +177,7 @@ fn every_corpus_page_runs() {
 /// `spinneret links` on `input` (a path, or `-` with `stdin`): its output
 /// and its bad-record diagnostics.
 fn links_and_diagnostics(threads: &str, input: &str, stdin: &[u8]) -> (Vec<u8>, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_spinneret"))
-        .args(["links", "--threads", threads, input])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let feed = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&feed);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
+    let out = crate::common::spinneret_with_stdin(&["links", "--threads", threads, input], stdin);
     assert!(out.status.success(), "{input}: {out:?}");
     let bad: Vec<&str> = std::str::from_utf8(&out.stderr)
         .unwrap()

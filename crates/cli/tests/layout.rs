@@ -341,6 +341,7 @@ fn every_subcommand_has_its_room() {
         "canon",
         "canon_eval",
         "check",
+        "get",
         "index",
         "links",
         "text",

@@ -9,8 +9,12 @@ mod canon_cli;
 mod canon_eval;
 #[path = "check.rs"]
 mod check;
+#[path = "common.rs"]
+mod common;
 #[path = "corpus.rs"]
 mod corpus;
+#[path = "get.rs"]
+mod get;
 #[path = "golden.rs"]
 mod golden;
 #[path = "index.rs"]

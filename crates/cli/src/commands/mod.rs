@@ -17,6 +17,7 @@
 pub mod canon;
 pub mod canon_eval;
 pub mod check;
+pub mod get;
 pub mod index;
 pub mod links;
 pub mod text;
@@ -70,6 +71,9 @@ pub enum Command {
     ///
     /// The output follows the input order, whatever `--threads`.
     Text(text::TextArgs),
+    /// Fetch the records an index names (CDXJ or CDX lines), each by its
+    /// byte range, into one WARC file: each record's gzip member verbatim.
+    Get(get::GetArgs),
 }
 
 impl Command {
@@ -84,6 +88,7 @@ impl Command {
             Command::Index(_) => "index",
             Command::Check(_) => "check",
             Command::Text(_) => "text",
+            Command::Get(_) => "get",
         }
     }
 }

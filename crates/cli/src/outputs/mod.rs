@@ -175,6 +175,21 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     })
 }
 
+/// A run's summary line: `spinneret COMMAND: N what, …, X MB in Y s`.
+pub fn summary(
+    command: &str,
+    counts: &[(u64, &str)],
+    bytes: u64,
+    elapsed: std::time::Duration,
+) -> String {
+    let mut line = format!("spinneret {command}: ");
+    for (n, what) in counts {
+        line.push_str(&format!("{n} {what}, "));
+    }
+    let mb = bytes as f64 / 1e6;
+    line + &format!("{mb:.1} MB in {:.2} s", elapsed.as_secs_f64())
+}
+
 /// Whether standard error is a terminal: a run shows its progress bar
 /// there only then.
 pub fn progress_shown() -> bool {

@@ -110,17 +110,15 @@ pub fn run(
     let mut result = sink.result;
     let status = sink.lines.finish(args, driven.status)?;
     result.status = status;
-    let _ = writeln!(
-        diag,
-        "spinneret index: {} records, {} lines, {} damaged, {} unreadable inputs, {} not seekable, {:.1} MB in {:.2} s",
-        result.records,
-        result.lines,
-        result.damaged,
-        result.unreadable,
-        result.unseekable,
-        driven.bytes as f64 / 1e6,
-        start.elapsed().as_secs_f64()
-    );
+    let counts = [
+        (result.records, "records"),
+        (result.lines, "lines"),
+        (result.damaged, "damaged"),
+        (result.unreadable, "unreadable inputs"),
+        (result.unseekable, "not seekable"),
+    ];
+    let summary = outputs::summary("index", &counts, driven.bytes, start.elapsed());
+    let _ = writeln!(diag, "{summary}");
     Ok(result)
 }
 

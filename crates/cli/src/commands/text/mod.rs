@@ -158,17 +158,15 @@ pub fn run(
         status = Status::OutputClosed;
     }
     result.status = status;
-    let _ = writeln!(
-        diag,
-        "spinneret text: {} records, {} pages, {} skipped, {} damaged, {} unreadable inputs, {:.1} MB in {:.2} s",
-        result.records,
-        result.pages,
-        result.skipped,
-        result.damaged,
-        result.unreadable,
-        driven.bytes as f64 / 1e6,
-        start.elapsed().as_secs_f64()
-    );
+    let counts = [
+        (result.records, "records"),
+        (result.pages, "pages"),
+        (result.skipped, "skipped"),
+        (result.damaged, "damaged"),
+        (result.unreadable, "unreadable inputs"),
+    ];
+    let summary = outputs::summary("text", &counts, driven.bytes, start.elapsed());
+    let _ = writeln!(diag, "{summary}");
     Ok(result)
 }
 
