@@ -183,7 +183,10 @@ fn bad_lines_and_ranges_are_reported_and_the_rest_fetched() {
         stderr.contains("-:3: no filename in the CDX line"),
         "{stderr}"
     );
-    assert!(stderr.contains("is not a path under --base"), "{stderr}");
+    assert!(
+        stderr.contains("is not a path under the base folder"),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("2 records, 1 bad lines, 2 bad ranges"),
         "{stderr}"

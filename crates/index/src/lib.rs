@@ -11,6 +11,7 @@
 pub mod calendar;
 pub mod cc_columns;
 pub mod entry;
+pub mod fetch;
 pub mod join;
 pub mod line;
 pub mod mime_sniff;

@@ -30,6 +30,7 @@ pub mod arrays;
 mod batches;
 pub mod canon;
 pub mod encoding;
+pub mod get;
 pub mod index;
 pub mod links;
 mod repr;
@@ -59,6 +60,8 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<index::IndexBatch>()?;
     m.add_class::<index::IndexBatches>()?;
     m.add_function(wrap_pyfunction!(index::warc_index, m)?)?;
+    m.add_class::<get::Records>()?;
+    m.add_function(wrap_pyfunction!(get::get_records, m)?)?;
     m.add_function(wrap_pyfunction!(text::text, m)?)?;
     m.add_function(wrap_pyfunction!(text::extract_text, m)?)?;
     m.add_class::<warc_text::TextBatch>()?;

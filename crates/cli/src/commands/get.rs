@@ -22,13 +22,13 @@
 //! the output does not depend on `--threads`. Remote bases (`https://`,
 //! `s3://`) will join the local folder here (issue 61).
 
-use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
-use std::path::{Component, Path, PathBuf};
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
-use spinneret_warc::{Options, Reader, RecordError};
+use spinneret_index::fetch::{Legend, Location, fetch, locate};
 
 use crate::Error;
 use crate::flags::{Threads, parse_size};
@@ -61,187 +61,6 @@ pub struct GetArgs {
     /// `--threads`.
     #[command(flatten)]
     pub workers: Threads,
-}
-
-/// Where a record is: its file (relative to `--base`) and byte range.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
-    /// The file, as the index names it.
-    pub filename: String,
-    /// The record's offset in the file.
-    pub offset: u64,
-    /// Its length (the gzip member's, for a compressed file).
-    pub length: u64,
-}
-
-/// The columns of a CDX line (its legend's letters); the 11-field
-/// default until a ` CDX …` line says otherwise.
-#[derive(Debug, Clone)]
-pub struct Legend {
-    filename: usize,
-    offset: usize,
-    length: usize,
-}
-
-impl Default for Legend {
-    /// ` CDX N b a m s k r M S V g`.
-    fn default() -> Legend {
-        Legend {
-            filename: 10,
-            offset: 9,
-            length: 8,
-        }
-    }
-}
-
-impl Legend {
-    /// The legend of a ` CDX …` line, if it names the three columns.
-    fn of(line: &str) -> Option<Legend> {
-        let letters: Vec<&str> = line.split_whitespace().skip(1).collect();
-        let at = |l: &str| letters.iter().position(|x| *x == l);
-        Some(Legend {
-            filename: at("g")?,
-            offset: at("V")?,
-            length: at("S")?,
-        })
-    }
-}
-
-/// The record `line` names: `Ok(None)` for a line that names none (a CDX
-/// legend, which updates `legend`, or a blank line).
-pub fn locate(line: &str, legend: &mut Legend) -> Result<Option<Location>, String> {
-    let line = line.trim_end_matches(['\r', '\n']);
-    if line.trim().is_empty() {
-        return Ok(None);
-    }
-    if line.starts_with(" CDX ") {
-        *legend = Legend::of(line).ok_or("a CDX legend without g, V and S")?;
-        return Ok(None);
-    }
-    let mut parts = line.splitn(3, ' ');
-    let (_, _, rest) = (parts.next(), parts.next(), parts.next().unwrap_or(""));
-    if rest.starts_with('{') {
-        let v: serde_json::Value =
-            serde_json::from_str(rest).map_err(|e| format!("not CDXJ: {e}"))?;
-        if v.get("offset-kind").and_then(|k| k.as_str()) == Some("decompressed") {
-            return Err(
-                "a range in decompressed data (a whole-file gzip): no file range reaches it".into(),
-            );
-        }
-        let number = |key: &str| -> Result<u64, String> {
-            match v.get(key) {
-                Some(serde_json::Value::String(s)) => s.parse().ok(),
-                Some(serde_json::Value::Number(n)) => n.as_u64(),
-                _ => None,
-            }
-            .ok_or_else(|| format!("no `{key}` number"))
-        };
-        let filename = v
-            .get("filename")
-            .and_then(|f| f.as_str())
-            .ok_or("no `filename`")?;
-        return Ok(Some(Location {
-            filename: filename.to_owned(),
-            offset: number("offset")?,
-            length: number("length")?,
-        }));
-    }
-    let fields: Vec<&str> = line.split(' ').collect();
-    let field = |i: usize| fields.get(i).copied().filter(|f| *f != "-");
-    let number = |i: usize, what: &str| {
-        field(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .ok_or_else(|| format!("no {what} number in CDX column {}", i + 1))
-    };
-    Ok(Some(Location {
-        filename: field(legend.filename)
-            .ok_or("no filename in the CDX line")?
-            .to_owned(),
-        offset: number(legend.offset, "offset")?,
-        length: number(legend.length, "length")?,
-    }))
-}
-
-/// The path of `filename` under `base`: relative, and not leaving it.
-fn path_under(base: &Path, filename: &str) -> Result<PathBuf, String> {
-    let rel = Path::new(filename);
-    if rel
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
-        return Err(format!("{filename:?} is not a path under --base"));
-    }
-    Ok(base.join(rel))
-}
-
-/// The record at `loc`, read and checked (exactly one record).
-pub fn fetch(base: &Path, loc: &Location, max: u64) -> Result<Vec<u8>, String> {
-    if loc.length == 0 || loc.length > max {
-        return Err(format!(
-            "length {} (at most --max-record-size {max})",
-            loc.length
-        ));
-    }
-    let path = path_under(base, &loc.filename)?;
-    let mut file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    file.seek(SeekFrom::Start(loc.offset))
-        .map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    file.take(loc.length)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 != loc.length {
-        return Err(format!(
-            "the file ends {} bytes into the range",
-            bytes.len()
-        ));
-    }
-    let opts = Options {
-        max_record_size: max,
-        ..Options::default()
-    };
-    let mut records = Reader::from_read(io::Cursor::new(&bytes), opts);
-    // Framing is checked, not content: a record whose HTTP head is
-    // damaged is still the record, copied as it is.
-    let first = match records.next() {
-        Some(Err(RecordError::BadHttp { .. })) => Ok("WARC"),
-        Some(Ok(record)) if record.version == "ARC" => Ok("ARC"),
-        Some(Ok(_)) => Ok("WARC"),
-        Some(Err(e)) => Err(format!("not a record: {e}")),
-        None => Err("not a record: nothing there".to_owned()),
-    };
-    let checked = match (first, records.next()) {
-        (Ok("ARC"), _) => Err("an ARC record: get writes a WARC file".to_owned()),
-        (Ok(_), None) => Ok(()),
-        (Ok(_), Some(_)) => Err("more than one record in the range".to_owned()),
-        (Err(e), _) => Err(e),
-    };
-    drop(records);
-    checked?;
-    as_gzip_member(bytes)
-}
-
-/// The record as a gzip member: a member as it is (verbatim: its bytes are
-/// the archive's); a plain record compressed into one of its own, so that
-/// the output is one container (a WARC file mixing plain records and gzip
-/// members is not one; the record's digests cover its block, which is the
-/// same).
-fn as_gzip_member(bytes: Vec<u8>) -> Result<Vec<u8>, String> {
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        return Ok(bytes);
-    }
-    if !bytes.starts_with(b"WARC/") {
-        return Err(
-            "a compressed record that is not a gzip member (zstd?): get writes gzip members".into(),
-        );
-    }
-    let mut gz = flate2::write::GzEncoder::new(
-        Vec::with_capacity(bytes.len() / 4 + 64),
-        flate2::Compression::default(),
-    );
-    gz.write_all(&bytes)
-        .and_then(|()| gz.finish())
-        .map_err(|e| e.to_string())
 }
 
 /// What a get run did.
@@ -300,6 +119,7 @@ pub fn run(
                     source,
                 })?;
                 if let Some(located) = locate(&line, &mut legend).transpose() {
+                    let located = located.map_err(|e| e.to_string());
                     batch.push(Line {
                         index: name.to_owned(),
                         number: i + 1,
@@ -354,7 +174,9 @@ fn write_batch(
         batch
             .par_iter()
             .map(|line| match &line.located {
-                Ok(loc) => fetch(&args.base, loc, args.max_record_size),
+                Ok(loc) => {
+                    fetch(&args.base, loc, args.max_record_size).map_err(|e| with_causes(&e))
+                }
                 Err(_) => Err(String::new()),
             })
             .collect()
@@ -389,6 +211,19 @@ fn write_batch(
     Ok(true)
 }
 
+/// An error's message and its causes, `: `-separated (one line of a
+/// report).
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut line = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        line.push_str(": ");
+        line.push_str(&c.to_string());
+        cause = c.source();
+    }
+    line
+}
+
 /// `spinneret get` as the binary runs it: index lines from the files or
 /// standard input, the WARC to `-o FILE` or standard output; the exit
 /// code.
@@ -398,57 +233,4 @@ pub fn exec(args: &GetArgs) -> Result<u8, Error> {
     let run =
         |out: &mut dyn Write, diag: &mut dyn Write, _progress| run(args, &mut input, out, diag);
     Ok(outputs::run_to(args.output.as_deref(), None, run)?.exit_code())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_name_their_records() {
-        let mut legend = Legend::default();
-        let cdxj = r#"com,a)/ 20200101000000 {"url": "http://a.com/", "length": "660", "offset": "823", "filename": "x/a.warc.gz"}"#;
-        let want = Location {
-            filename: "x/a.warc.gz".into(),
-            offset: 823,
-            length: 660,
-        };
-        assert_eq!(locate(cdxj, &mut legend), Ok(Some(want.clone())));
-        let numbers = r#"k 1 {"length": 660, "offset": 823, "filename": "x/a.warc.gz"}"#;
-        assert_eq!(locate(numbers, &mut legend), Ok(Some(want.clone())));
-        let cdx = "com,a)/ 20200101000000 http://a.com/ text/html 200 D - - 660 823 x/a.warc.gz";
-        assert_eq!(locate(cdx, &mut legend), Ok(Some(want.clone())));
-        // A legend changes the columns; blank lines name nothing.
-        assert_eq!(locate(" CDX N b g V S", &mut legend), Ok(None));
-        assert_eq!(
-            locate("k 1 x/a.warc.gz 823 660", &mut legend),
-            Ok(Some(want))
-        );
-        assert_eq!(locate("  ", &mut legend), Ok(None));
-        // Lines that name no range.
-        let mut legend = Legend::default();
-        for bad in [
-            r#"k 1 {"offset": "1", "length": "2"}"#,
-            r#"k 1 {"offset": "x", "length": "2", "filename": "f"}"#,
-            r#"k 1 {"offset": "1", "length": "2", "filename": "f", "offset-kind": "decompressed"}"#,
-            r#"k 1 {"offset"#,
-            "k 1 u m s d - - - 823 f",
-            "k 1 u",
-        ] {
-            assert!(locate(bad, &mut legend).is_err(), "{bad}");
-        }
-        assert!(locate(" CDX N b a", &mut legend).is_err());
-    }
-
-    #[test]
-    fn filenames_stay_under_the_base() {
-        let base = Path::new("/data");
-        assert_eq!(
-            path_under(base, "a/b.warc.gz"),
-            Ok(PathBuf::from("/data/a/b.warc.gz"))
-        );
-        for bad in ["../etc/passwd", "/etc/passwd", "a/../../b"] {
-            assert!(path_under(base, bad).is_err(), "{bad}");
-        }
-    }
 }

@@ -5,7 +5,8 @@ and SURT keys (``canonicalize``, ``surt``, ``registrable_domain``), the HTML
 Standard's encoding sniffing (``detect_encoding``, ``decode``) and every
 outlink of a page (``links``) or of a WARC file as Arrow record batches
 (``warc_links``), a WARC file's index as Common Crawl's cc-index-table
-batches (``warc_index``), and a page's readable text — the whole page or
+batches (``warc_index``), the records an index names, read by their byte
+ranges (``get_records``), and a page's readable text — the whole page or
 its main content, plain or Markdown — alone (``text``), with its metadata
 (``extract_text``), or for every HTML page of a WARC file as Arrow record
 batches (``warc_text``), implemented in Rust.
@@ -23,6 +24,7 @@ from spinneret._spinneret import (
     Link,
     LinkBatch,
     LinkBatches,
+    Records,
     TextBatch,
     TextBatches,
     canonicalize,
@@ -30,6 +32,7 @@ from spinneret._spinneret import (
     decode,
     detect_encoding,
     extract_text,
+    get_records,
     join_url,
     join_url_array,
     links,
@@ -51,6 +54,7 @@ __all__ = [
     "Link",
     "LinkBatch",
     "LinkBatches",
+    "Records",
     "TextBatch",
     "TextBatches",
     "canonicalize",
@@ -58,6 +62,7 @@ __all__ = [
     "decode",
     "detect_encoding",
     "extract_text",
+    "get_records",
     "join_url",
     "join_url_array",
     "links",

@@ -4,8 +4,10 @@ import os
 from typing import (
     Any,
     BinaryIO,
+    Iterable,
     Iterator,
     Literal,
+    Mapping,
     Optional,
     Sequence,
     TypedDict,
@@ -185,6 +187,28 @@ def warc_index(
     same order. `fields`: "cc" or a list of redirect, charset, mime-detected,
     truncated; `records`: "all" or a list of WARC types. A record replay
     cannot seek to (a shared gzip member) has -1 as offset and length."""
+    ...
+
+class Records:
+    def __iter__(self) -> "Records": ...
+    def __next__(self) -> bytes: ...
+    @property
+    def bad(self) -> int: ...
+    @property
+    def errors(self) -> list[str]: ...
+
+def get_records(
+    rows: Iterable[Union[str, Mapping[str, Any], Sequence[Any]]],
+    base: Union[str, os.PathLike[str]] = ".",
+    max_record_size: int = 1 << 30,
+    strict: bool = False,
+) -> Records:
+    """The records index rows name — CDXJ or CDX lines, mappings with
+    filename/offset/length (or cc-index's warc_filename/warc_record_offset/
+    warc_record_length), or (filename, offset, length) sequences — each read
+    by its byte range from the folder `base` and checked to be one WARC
+    record, as gzip members (verbatim when stored as one). Bad rows are
+    counted (`.bad`, `.errors`) and skipped; with `strict`, raise."""
     ...
 
 # What `text`, `extract_text` and `warc_text` take as a page and a format.
