@@ -1,4 +1,4 @@
-//! The run of every subcommand that reads crawl files (`links`, `index`,
+//! The run of every subcommand that reads crawl files (`links`, `index`, `text`,
 //! `check`): sources → items → a per-item function on the workers → its
 //! results written in input order.
 //!

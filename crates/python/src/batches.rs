@@ -40,7 +40,7 @@ use spinneret_warc::{Reader, Record};
 use crate::sources::{Source, inputs};
 
 /// The most problems' messages kept in a function's `errors`.
-const ERRORS_KEPT: usize = 1000;
+pub(crate) const ERRORS_KEPT: usize = 1000;
 
 /// What the reading thread sends.
 enum Message {

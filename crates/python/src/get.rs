@@ -20,8 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyIterator, PyMapping, PyString};
 use spinneret_index::fetch::{Legend, Location, fetch, locate};
 
-/// The most messages kept in `errors`.
-const ERRORS_KEPT: usize = 1000;
+use crate::batches::ERRORS_KEPT;
 
 /// The records of [`get_records`]: an iterator of `bytes`.
 #[pyclass(name = "Records", module = "spinneret")]

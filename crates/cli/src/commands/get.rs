@@ -24,6 +24,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
@@ -85,7 +86,7 @@ impl GetResult {
 
 /// One index line, numbered, for its messages.
 struct Line {
-    index: String,
+    index: Arc<str>,
     number: usize,
     located: Result<Location, String>,
 }
@@ -110,7 +111,9 @@ pub fn run(
         [] => vec!["-"],
         v => v.iter().map(String::as_str).collect(),
     };
+    let mut closed = false;
     for name in names {
+        let index: Arc<str> = Arc::from(name);
         let mut legend = Legend::default();
         let mut read = |lines: &mut dyn BufRead| -> Result<bool, Error> {
             for (i, line) in lines.lines().enumerate() {
@@ -121,7 +124,7 @@ pub fn run(
                 if let Some(located) = locate(&line, &mut legend).transpose() {
                     let located = located.map_err(|e| e.to_string());
                     batch.push(Line {
-                        index: name.to_owned(),
+                        index: index.clone(),
                         number: i + 1,
                         located,
                     });
@@ -144,10 +147,11 @@ pub fn run(
             read(&mut io::BufReader::new(file))?
         };
         if !open {
-            return Ok(result);
+            closed = true;
+            break;
         }
     }
-    if write_batch(&pool, args, &mut batch, &mut w, diag, &mut result)? {
+    if !closed && write_batch(&pool, args, &mut batch, &mut w, diag, &mut result)? {
         outputs::flush(&mut w)?;
     }
     let counts = [
@@ -160,6 +164,16 @@ pub fn run(
     Ok(result)
 }
 
+/// What became of one index line.
+enum Fetched {
+    /// It names no record: why.
+    BadLine(String),
+    /// Its range is not one record: which range, from which line, and why.
+    BadRange(String),
+    /// The record, as a gzip member.
+    Record(Vec<u8>),
+}
+
 /// Fetches the batch's records on the pool and writes them in order;
 /// `Ok(false)` once the output is closed.
 fn write_batch(
@@ -170,20 +184,29 @@ fn write_batch(
     diag: &mut dyn Write,
     result: &mut GetResult,
 ) -> Result<bool, Error> {
-    let fetched: Vec<Result<Vec<u8>, String>> = pool.install(|| {
+    let fetched: Vec<Fetched> = pool.install(|| {
         batch
             .par_iter()
             .map(|line| match &line.located {
-                Ok(loc) => {
-                    fetch(&args.base, loc, args.max_record_size).map_err(|e| with_causes(&e))
-                }
-                Err(_) => Err(String::new()),
+                Err(why) => Fetched::BadLine(why.clone()),
+                Ok(loc) => match fetch(&args.base, loc, args.max_record_size) {
+                    Ok(bytes) => Fetched::Record(bytes),
+                    Err(e) => Fetched::BadRange(format!(
+                        "{} offset {} length {} ({}:{}): {}",
+                        loc.filename,
+                        loc.offset,
+                        loc.length,
+                        line.index,
+                        line.number,
+                        with_causes(&e)
+                    )),
+                },
             })
             .collect()
     });
-    for (line, record) in batch.drain(..).zip(fetched) {
-        match (&line.located, record) {
-            (Err(why), _) => {
+    for (line, fetched) in batch.drain(..).zip(fetched) {
+        match fetched {
+            Fetched::BadLine(why) => {
                 result.bad_lines += 1;
                 let _ = writeln!(
                     diag,
@@ -191,15 +214,11 @@ fn write_batch(
                     line.index, line.number
                 );
             }
-            (Ok(loc), Err(why)) => {
+            Fetched::BadRange(what) => {
                 result.bad_ranges += 1;
-                let _ = writeln!(
-                    diag,
-                    "spinneret: bad range: {} offset {} length {} ({}:{}): {why}",
-                    loc.filename, loc.offset, loc.length, line.index, line.number
-                );
+                let _ = writeln!(diag, "spinneret: bad range: {what}");
             }
-            (Ok(_), Ok(bytes)) => {
+            Fetched::Record(bytes) => {
                 if !outputs::write(w, &bytes)? {
                     return Ok(false);
                 }
