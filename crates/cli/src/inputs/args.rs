@@ -1,7 +1,7 @@
 //! The flags every command that reads crawl files takes for its inputs
 //! ([`InputArgs`], flattened into each command's own flags), and their
-//! resolution into [`Source`]s, in order. Remote inputs (`s3://`,
-//! `https://`) and their flags will join them here.
+//! resolution into [`Source`]s, in order, remote inputs (`s3://`,
+//! `https://`, …) among them with the `remote` feature.
 
 use std::path::{Path, PathBuf};
 
@@ -9,7 +9,8 @@ use clap::Args;
 use spinneret_warc::discover::Discover;
 
 use super::manifest::manifest_sources;
-use super::source::{Source, expand_input};
+use super::resolve::Resolver;
+use super::source::Source;
 use crate::Error;
 
 /// Where a command's crawl files come from: its `INPUT`s, `--sniff`,
@@ -22,8 +23,10 @@ pub struct InputArgs {
     /// WARC/ARC files (plain, gzip, zstd; detected), directories (walked
     /// recursively, sorted, hidden entries skipped, taking files named
     /// `*.warc`, `*.arc`, `*.warc.gz`, `*.arc.gz`, `*.warc.zst`, …), glob
-    /// patterns, or `-` for standard input. An input that cannot be read
-    /// is reported and the run goes on; the exit code is then 1.
+    /// patterns, `-` for standard input, or remote objects: `s3://bucket/key`,
+    /// `s3://bucket/prefix/` (listed and taken as a directory), `gs://`,
+    /// `az://`, `https://…`. An input that cannot be read is reported and
+    /// the run goes on; the exit code is then 1.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
 
@@ -41,9 +44,20 @@ pub struct InputArgs {
     pub manifest: Option<PathBuf>,
 
     /// The directory the manifest's relative paths are relative to
-    /// (default: the manifest's directory).
-    #[arg(long, value_name = "DIR", requires = "manifest")]
+    /// (default: the manifest's directory), or a remote base URL
+    /// (`--base s3://commoncrawl/`, `--base https://data.commoncrawl.org/`).
+    #[arg(
+        long,
+        visible_alias = "base",
+        value_name = "DIR",
+        requires = "manifest"
+    )]
     pub dir: Option<PathBuf>,
+
+    /// Remote inputs' flags.
+    #[cfg(feature = "remote")]
+    #[command(flatten)]
+    pub remote: super::remote::RemoteArgs,
 }
 
 impl InputArgs {
@@ -85,19 +99,29 @@ impl InputArgs {
         self.sources_and_page(self.discover(), page)
     }
 
+    /// What expands this command line's inputs.
+    pub fn resolver(&self, discover: Discover) -> Resolver<'_> {
+        Resolver::new(
+            discover,
+            #[cfg(feature = "remote")]
+            &self.remote,
+        )
+    }
+
     fn sources_and_page(
         &self,
         discover: Discover,
         page: Option<Source>,
     ) -> Result<Vec<Source>, Error> {
+        let resolver = self.resolver(discover);
         let mut out: Vec<Source> = self
             .inputs
             .iter()
-            .flat_map(|i| expand_input(i, discover))
+            .flat_map(|i| resolver.expand(i))
             .collect();
         out.extend(page);
         if let Some(m) = &self.manifest {
-            out.extend(manifest_sources(m, self.dir.as_deref(), discover)?);
+            out.extend(manifest_sources(m, self.dir.as_deref(), &resolver)?);
         }
         if out.is_empty() {
             return Err(Error::NoInput);

@@ -4,9 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use spinneret_warc::discover::Discover;
-
-use super::source::{Source, expand_input};
+use super::resolve::Resolver;
+use super::source::{Source, looks_remote};
 use crate::Error;
 
 /// A manifest's text: gzip decompressed (by its magic), lossy UTF-8.
@@ -15,6 +14,14 @@ fn read_manifest_text(manifest: &Path) -> Result<String, Error> {
         path: manifest.display().to_string(),
         source,
     })
+}
+
+/// The paths a list of WARC/ARC files names, in order (`#` comments and
+/// blank lines skipped).
+fn listed_paths(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
 /// The column positions of `path` and `url` when the header line of a
@@ -55,12 +62,14 @@ fn pages_of_manifest(
 /// The sources a `--manifest` lists: HTML pages when its header line
 /// names `path` and `url` columns (a TSV), else WARC/ARC files, one path a
 /// line (Common Crawl's `warc.paths.gz`; plain or gzip). Relative paths are
-/// joined to `dir` (`--dir`), by default the manifest's folder. A listed
-/// WARC path is taken whatever its name; one that is a directory is walked.
+/// joined to `dir` (`--dir`, `--base`), by default the manifest's folder;
+/// a remote base (`s3://commoncrawl/`) makes every relative path a key
+/// under it. A listed WARC path is taken whatever its name; one that is a
+/// directory is walked.
 pub fn manifest_sources(
     manifest: &Path,
     dir: Option<&Path>,
-    discover: Discover,
+    resolver: &Resolver<'_>,
 ) -> Result<Vec<Source>, Error> {
     let dir = dir.or(manifest.parent()).unwrap_or(Path::new(""));
     let text = read_manifest_text(manifest)?;
@@ -69,18 +78,21 @@ pub fn manifest_sources(
             &text, manifest, dir,
         )?)]);
     }
-    let list = spinneret_warc::discover::paths_of_list(&text, dir);
-    Ok(list
-        .iter()
-        .flat_map(|p| {
-            let name = p.display().to_string();
-            if name.contains("://") {
-                return vec![Source::Unreadable {
-                    name,
-                    what: "a remote path: download it first".to_owned(),
-                }];
-            }
-            expand_input(&name, discover)
+    let base = dir.to_str().filter(|d| looks_remote(d));
+    Ok(listed_paths(&text)
+        .flat_map(|line| {
+            let name = if looks_remote(line) {
+                line.to_owned()
+            } else if let Some(base) = base {
+                format!(
+                    "{}/{}",
+                    base.trim_end_matches('/'),
+                    line.trim_start_matches('/')
+                )
+            } else {
+                dir.join(line).display().to_string()
+            };
+            resolver.expand(&name)
         })
         .collect())
 }
@@ -89,6 +101,8 @@ pub fn manifest_sources(
 mod tests {
     use super::super::source::tmpdir;
     use super::*;
+    use crate::inputs::InputArgs;
+    use spinneret_warc::discover::Discover;
 
     #[test]
     fn a_manifest_lists_pages_or_crawl_files() {
@@ -96,24 +110,21 @@ mod tests {
         let d = tmpdir("manifest-kinds");
         std::fs::create_dir_all(d.join("crawl-data")).unwrap();
         std::fs::write(d.join("crawl-data/a.warc.gz"), b"x").unwrap();
-        let paths = "crawl-data/a.warc.gz\ncrawl-data/gone.warc.gz\ns3://bucket/x.warc.gz\n";
+        let paths = "crawl-data/a.warc.gz\ncrawl-data/gone.warc.gz\nftp://host/x.warc.gz\n";
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(paths.as_bytes()).unwrap();
         std::fs::write(d.join("warc.paths.gz"), gz.finish().unwrap()).unwrap();
-        let got =
-            manifest_sources(&d.join("warc.paths.gz"), Some(&d), Discover::default()).unwrap();
+        let args = InputArgs::default();
+        let resolver = args.resolver(Discover::default());
+        let got = manifest_sources(&d.join("warc.paths.gz"), Some(&d), &resolver).unwrap();
         assert_eq!(got.len(), 3, "{got:?}");
         assert_eq!(got[0], Source::Warc(d.join("crawl-data/a.warc.gz")));
         assert!(
             matches!(&got[1], Source::Unreadable { name, .. } if name.ends_with("gone.warc.gz"))
         );
-        assert!(matches!(&got[2], Source::Unreadable { what, .. } if what.contains("remote")));
+        assert!(matches!(&got[2], Source::Unreadable { what, .. } if what.contains("s3://")));
         std::fs::write(d.join("pages.tsv"), "url\tpath\nhttps://a/\tp.html\n").unwrap();
-        let got = manifest_sources(
-            &d.join("pages.tsv"),
-            Some(Path::new("/b")),
-            Discover::default(),
-        );
+        let got = manifest_sources(&d.join("pages.tsv"), Some(Path::new("/b")), &resolver);
         assert_eq!(
             got.unwrap(),
             [Source::Pages(vec![(

@@ -14,18 +14,22 @@
 //! slice).
 //!
 //! Files: [`source`] (what an input is), [`args`] (the flags, resolved to
-//! sources), [`manifest`] (`--manifest`), [`produce`](mod@produce) (sources to items),
-//! [`read`] (a page read whole, with a limit). Remote inputs (`s3://`,
-//! `https://`) will be sources here.
+//! sources), [`resolve`] (one input to its sources), [`manifest`] (`--manifest`), [`produce`](mod@produce) (sources to items),
+//! [`read`] (a page read whole, with a limit), [`remote`] (`s3://`,
+//! `gs://`, `az://`, `http(s)://` objects and prefixes, with the `remote`
+//! feature).
 
 pub mod args;
 pub mod manifest;
 pub mod produce;
 pub mod read;
+#[cfg(feature = "remote")]
+pub mod remote;
+pub mod resolve;
 pub mod source;
 
 pub use args::InputArgs;
 pub use manifest::manifest_sources;
 pub use produce::produce;
 pub use read::{read_html_limited, read_html_limited_on, read_limited};
-pub use source::{Item, Source, count, expand_input, source_len};
+pub use source::{Item, Source, count, expand_input, source_len, source_name};

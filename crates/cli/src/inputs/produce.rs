@@ -27,18 +27,33 @@ pub fn produce(
     let mut base = 0u64;
     for s in sources {
         match s {
-            Source::Warc(_) | Source::Stdin => {
-                let (name, reader) = match s {
-                    Source::Warc(p) => {
-                        let file =
-                            std::fs::File::open(p).map(|f| Box::new(f) as Box<dyn Read + Send>);
-                        (p.display().to_string(), file)
-                    }
-                    _ => (
-                        "-".to_owned(),
-                        Ok(Box::new(std::io::stdin()) as Box<dyn Read + Send>),
-                    ),
+            Source::Unreadable { name, what } => {
+                let item = Item::Unreadable {
+                    file: Arc::from(name.as_str()),
+                    what: what.clone(),
                 };
+                if !emit(item, base) {
+                    return base;
+                }
+            }
+            Source::Html { path, url } => {
+                let item = page_item(path, url, opts.max_record_size, workers);
+                base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                if !emit(item, base) {
+                    return base;
+                }
+            }
+            Source::Pages(v) => {
+                for (path, url) in v {
+                    let item = page_item(path, url, opts.max_record_size, workers);
+                    base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                    if !emit(item, base) {
+                        return base;
+                    }
+                }
+            }
+            _ => {
+                let (name, reader) = open_stream(s);
                 let file: Arc<str> = Arc::from(name);
                 let reader = match reader {
                     Ok(r) => r,
@@ -68,34 +83,29 @@ pub fn produce(
                 }
                 base += read;
             }
-            Source::Unreadable { name, what } => {
-                let item = Item::Unreadable {
-                    file: Arc::from(name.as_str()),
-                    what: what.clone(),
-                };
-                if !emit(item, base) {
-                    return base;
-                }
-            }
-            Source::Html { path, url } => {
-                let item = page_item(path, url, opts.max_record_size, workers);
-                base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                if !emit(item, base) {
-                    return base;
-                }
-            }
-            Source::Pages(v) => {
-                for (path, url) in v {
-                    let item = page_item(path, url, opts.max_record_size, workers);
-                    base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                    if !emit(item, base) {
-                        return base;
-                    }
-                }
-            }
         }
     }
     base
+}
+
+/// A streamed source's name (as shown: a remote one redacted) and its
+/// bytes, opened.
+pub fn open_stream(s: &Source) -> (String, std::io::Result<Box<dyn Read + Send>>) {
+    match s {
+        Source::Warc(p) => {
+            let file = std::fs::File::open(p).map(|f| Box::new(f) as Box<dyn Read + Send>);
+            (p.display().to_string(), file)
+        }
+        #[cfg(feature = "remote")]
+        Source::Remote { url, remote, .. } => (
+            spinneret_remote::redact(url),
+            super::remote::open(remote, url).map(|r| Box::new(r) as Box<dyn Read + Send>),
+        ),
+        _ => (
+            "-".to_owned(),
+            Ok(Box::new(std::io::stdin()) as Box<dyn Read + Send>),
+        ),
+    }
 }
 
 /// Emits the items of one file's `records` (positions from `base`): the

@@ -25,6 +25,17 @@ pub enum Source {
     },
     /// HTML pages listed in a manifest: `(path, url)`, paths resolved.
     Pages(Vec<(PathBuf, String)>),
+    /// A remote WARC/ARC object (`s3://`, `gs://`, `az://`, `http(s)://`),
+    /// streamed.
+    #[cfg(feature = "remote")]
+    Remote {
+        /// Its URL, as given (shown [`redact`](spinneret_remote::redact)ed).
+        url: String,
+        /// Its size, when a listing gave it.
+        size: Option<u64>,
+        /// The client that reads it.
+        remote: super::remote::Remote,
+    },
     /// An input that yields nothing: reported in its place.
     Unreadable {
         /// The input, as given.
@@ -99,6 +110,17 @@ pub fn expand_input(input: &str, discover: Discover) -> Vec<Source> {
     if input == "-" {
         return vec![Source::Stdin];
     }
+    if looks_remote(input) {
+        return vec![Source::Unreadable {
+            name: input.split('?').next().unwrap_or_default().to_owned(),
+            what: if cfg!(feature = "remote") {
+                "a URL of a kind spinneret does not read (it reads s3://, gs://, az://, http:// and https://)"
+            } else {
+                "a remote input: this build of spinneret has no `remote` feature"
+            }
+            .to_owned(),
+        }];
+    }
     discover
         .expand(input)
         .into_iter()
@@ -112,6 +134,30 @@ pub fn expand_input(input: &str, discover: Discover) -> Vec<Source> {
         .collect()
 }
 
+/// A source's name as shown (a remote one [`redact`](spinneret_remote::redact)ed).
+pub fn source_name(s: &Source) -> String {
+    match s {
+        Source::Warc(p) | Source::Html { path: p, .. } => p.display().to_string(),
+        Source::Stdin => "-".to_owned(),
+        Source::Pages(_) => String::new(),
+        Source::Unreadable { name, .. } => name.clone(),
+        #[cfg(feature = "remote")]
+        Source::Remote { url, .. } => spinneret_remote::redact(url),
+    }
+}
+
+/// Whether `input` starts like a URL (`SCHEME://`, the scheme two or more
+/// letters, digits, `+`, `-` or `.`): not a local path.
+pub fn looks_remote(input: &str) -> bool {
+    input.split_once("://").is_some_and(|(scheme, _)| {
+        scheme.len() >= 2
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
+}
+
 /// The size in bytes of a source, for progress (0 when unknown).
 pub fn source_len(s: &Source) -> u64 {
     let len = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
@@ -119,6 +165,8 @@ pub fn source_len(s: &Source) -> u64 {
         Source::Warc(p) | Source::Html { path: p, .. } => len(p),
         Source::Stdin | Source::Unreadable { .. } => 0,
         Source::Pages(v) => v.iter().map(|(p, _)| len(p)).sum(),
+        #[cfg(feature = "remote")]
+        Source::Remote { size, .. } => size.unwrap_or(0),
     }
 }
 

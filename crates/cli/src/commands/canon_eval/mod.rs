@@ -32,7 +32,6 @@ pub mod read;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
-use std::path::PathBuf;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -165,12 +164,10 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
         indexes: true,
         ..args.input.discover()
     })?;
-    let mut paths = Vec::new();
+    let mut streams = Vec::new();
     let mut unreadable = Vec::new();
     for src in sources {
         match src {
-            Source::Warc(p) => paths.push(p),
-            Source::Stdin => paths.push(PathBuf::from("-")),
             Source::Unreadable { name, what } => {
                 unreadable.push(format!("{name}: {what}"));
             }
@@ -188,9 +185,11 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
                     what: "a manifest of HTML pages has no payload digests: list WARC/ARC files or indexes".to_owned(),
                 });
             }
+            // A file, standard input, a remote object.
+            stream => streams.push(stream),
         }
     }
-    let (captures, read) = read_inputs(&paths, args.near_dup, &mut unreadable)?;
+    let (captures, read) = read_inputs(&streams, args.near_dup, &mut unreadable)?;
     let crawl = crawl_of(&captures, args.near_dup);
     let profiles = policies(args)?;
     let evals: Vec<Evaluation> = profiles
@@ -198,7 +197,7 @@ pub fn run(args: &CanonEvalArgs, out: &mut dyn Write) -> Result<EvalReport, Erro
         .map(|p| evaluate(&crawl, &mut Canonicalizer::new(p)))
         .collect();
     let ctx = Context {
-        inputs: paths.iter().map(|p| p.display().to_string()).collect(),
+        inputs: streams.iter().map(crate::inputs::source_name).collect(),
         urls: crawl.len() as u64,
         repeated_captures: crawl.repeated_captures,
         skipped: read.skipped + read.unusable + read.bad,

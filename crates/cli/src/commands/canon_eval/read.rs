@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 use sha1::{Digest, Sha1};
@@ -13,6 +13,8 @@ use spinneret_html::{Token, Tokenizer, TokenizerOptions};
 use spinneret_warc::{Options, Reader, RecordType};
 
 use crate::Error;
+use crate::inputs::produce::open_stream;
+use crate::inputs::{Source, source_name};
 
 /// What kind of file an input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,20 +137,12 @@ pub fn visible_text(body: &[u8]) -> String {
 /// whose `WARC-Refers-To` record comes later in the file is resolved at the
 /// end, and keeps its place).
 pub fn read_warc(
-    path: &Path,
+    src: &Source,
     near_dup: bool,
     counts: &mut ReadCounts,
     out: &mut Vec<Capture>,
 ) -> Result<(), Error> {
-    let file: Box<dyn std::io::Read> = if path == Path::new("-") {
-        Box::new(std::io::stdin())
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| Error::Input {
-            path: path.display().to_string(),
-            source: e,
-        })?;
-        Box::new(file)
-    };
+    let (_, file) = open(src)?;
     let mut by_id: HashMap<String, String> = HashMap::new();
     /// A capture whose digest may still have to be looked up.
     struct Pending {
@@ -241,27 +235,33 @@ fn push(
     });
 }
 
-fn open_text(path: &Path) -> Result<Box<dyn BufRead>, Error> {
-    let file = std::fs::File::open(path).map_err(|e| Error::Input {
-        path: path.display().to_string(),
-        source: e,
-    })?;
-    let r: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
+/// An input's name (as shown) and its bytes.
+fn open(src: &Source) -> Result<(String, Box<dyn Read + Send>), Error> {
+    let (name, file) = open_stream(src);
+    match file {
+        Ok(f) => Ok((name, f)),
+        Err(source) => Err(Error::Input { path: name, source }),
+    }
+}
+
+fn open_text(src: &Source) -> Result<(String, Box<dyn BufRead>), Error> {
+    let (name, file) = open(src)?;
+    let r: Box<dyn Read> = if name.ends_with(".gz") {
         Box::new(flate2::read::MultiGzDecoder::new(file))
     } else {
         Box::new(file)
     };
-    Ok(Box::new(BufReader::new(r)))
+    Ok((name, Box::new(BufReader::new(r))))
 }
 
-fn lines(path: &Path) -> Result<Vec<String>, Error> {
+fn lines(src: &Source) -> Result<Vec<String>, Error> {
     let mut v = Vec::new();
-    let mut r = open_text(path)?;
+    let (path, mut r) = open_text(src)?;
     let mut buf = Vec::new();
     loop {
         buf.clear();
         let n = r.read_until(b'\n', &mut buf).map_err(|e| Error::Input {
-            path: path.display().to_string(),
+            path: path.clone(),
             source: e,
         })?;
         if n == 0 {
@@ -273,12 +273,16 @@ fn lines(path: &Path) -> Result<Vec<String>, Error> {
 }
 
 /// Reads a CDX file (legend line optional; default `N b a m s k r M S V g`).
-pub fn read_cdx(path: &Path, counts: &mut ReadCounts, out: &mut Vec<Capture>) -> Result<(), Error> {
+pub fn read_cdx(
+    src: &Source,
+    counts: &mut ReadCounts,
+    out: &mut Vec<Capture>,
+) -> Result<(), Error> {
     let mut fields: Vec<String> = "N b a m s k r M S V g"
         .split(' ')
         .map(str::to_owned)
         .collect();
-    for line in lines(path)? {
+    for line in lines(src)? {
         if let Some(legend) = line.trim_start().strip_prefix("CDX ") {
             fields = legend.split_whitespace().map(str::to_owned).collect();
             continue;
@@ -309,11 +313,11 @@ pub fn read_cdx(path: &Path, counts: &mut ReadCounts, out: &mut Vec<Capture>) ->
 
 /// Reads a CDXJ file (`key timestamp {json}`).
 pub fn read_cdxj(
-    path: &Path,
+    src: &Source,
     counts: &mut ReadCounts,
     out: &mut Vec<Capture>,
 ) -> Result<(), Error> {
-    for line in lines(path)? {
+    for line in lines(src)? {
         let Some(json) = line.find('{').map(|i| &line[i..]) else {
             continue;
         };
@@ -345,15 +349,19 @@ pub fn read_cdxj(
 }
 
 /// Reads a TSV file with a header (see the module docs).
-pub fn read_tsv(path: &Path, counts: &mut ReadCounts, out: &mut Vec<Capture>) -> Result<(), Error> {
-    let all = lines(path)?;
+pub fn read_tsv(
+    src: &Source,
+    counts: &mut ReadCounts,
+    out: &mut Vec<Capture>,
+) -> Result<(), Error> {
+    let all = lines(src)?;
     let Some((header, rows)) = all.split_first() else {
         return Ok(());
     };
     let cols: Vec<&str> = header.split('\t').collect();
     let find = |names: &[&str]| cols.iter().position(|c| names.contains(c));
     let manifest = |what: &str| Error::Manifest {
-        path: path.display().to_string(),
+        path: source_name(src),
         what: what.to_owned(),
     };
     let url_col = find(&["target_uri", "url", "original"])
@@ -390,14 +398,14 @@ pub fn read_tsv(path: &Path, counts: &mut ReadCounts, out: &mut Vec<Capture>) ->
 /// Reads every input, in order. An input that cannot be read is counted
 /// and its message (`path: why`) kept in `unreadable`; the rest is read.
 pub fn read_inputs(
-    paths: &[PathBuf],
+    sources: &[Source],
     near_dup: bool,
     unreadable: &mut Vec<String>,
 ) -> Result<(Vec<Capture>, ReadCounts), Error> {
     let mut out = Vec::new();
     let mut counts = ReadCounts::default();
-    for p in paths {
-        let read = match input_kind(p) {
+    for p in sources {
+        let read = match input_kind(Path::new(&source_name(p))) {
             InputKind::Warc => read_warc(p, near_dup, &mut counts, &mut out),
             InputKind::Cdx => read_cdx(p, &mut counts, &mut out),
             InputKind::Cdxj => read_cdxj(p, &mut counts, &mut out),

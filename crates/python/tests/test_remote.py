@@ -1,0 +1,316 @@
+"""Remote inputs, against real servers on 127.0.0.1 started here: an HTTP
+server with range support that injects faults on a schedule
+(range_server.py) and moto's S3 server holding the corpus WARCs.
+
+- Over HTTP and S3 (signed, unsigned, a prefix listed, a manifest with
+  `--base`), `index`, `links` and `text` write what they write for the
+  local files: byte for byte (the input's name, which the JSON Lines of
+  `links` and `text` carry, is the URL instead of the path).
+- Faults — a connection cut mid-body, 503 and 429 with `Retry-After`, a
+  stall longer than the timeout — are retried, resuming at the byte
+  reached, and the output equals the fault-free run; a wrong
+  `Content-Range` and a changed ETag make that input unreadable (exit
+  code 1), the others complete.
+- Secrets (a URL's password, a signed URL's query, the AWS secret key) are
+  in no output, no message, no `--stats` file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import socket
+import subprocess
+import time
+
+import pytest
+
+from range_server import RangeServer
+
+# Corpus WARC/ARC files (relative to corpus/warc), each read over HTTP.
+FILES = [
+    "pywb/iana.warc.gz",
+    "pywb/example.warc.gz",
+    "pywb/example.arc.gz",
+    "pywb/example-extra.warc",
+    "warcbench/test-crawl.wacz__test-crawl_0.warc.gz",
+    "stormcrawler/test.warc.gz",
+    "dolma/sample-0000.warc.gz",
+    "resiliparse/clipped.warc.gz",
+    "ukwa-webarchive-discovery/IAH-20080430204825-00000-blackbook-truncated.arc.gz",
+]
+# The file the fault tests read, in 64 KiB ranges (13 of them).
+FAULTY = "pywb/iana.warc.gz"
+SMALL_CHUNKS = ["--remote-chunk-size", "64K"]
+
+
+def run(binary, args, env=None, stdin=b""):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    done = subprocess.run(
+        [binary, *args], input=stdin, capture_output=True, check=False, env=full_env, timeout=600
+    )
+    return done.returncode, done.stdout, done.stderr.decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def corpus(shared):
+    return shared / "corpus/warc"
+
+
+@pytest.fixture(scope="module")
+def server(corpus):
+    with RangeServer(corpus) as s:
+        yield s
+
+
+def local_vs_remote(binary, command, corpus, urls, extra=()):
+    """The command's output for the local files and for `urls`, with each
+    URL replaced by its local path in the remote run's output."""
+    local = [str(corpus / f) for f in FILES]
+    code_l, out_l, err_l = run(binary, [command, *extra, *local])
+    code_r, out_r, err_r = run(binary, [command, *extra, *urls])
+    assert code_l == code_r, (err_l, err_r)
+    for url, path in zip(urls, local):
+        out_r = out_r.replace(url.encode(), path.encode())
+    return out_l, out_r, err_r
+
+
+@pytest.mark.parametrize("command", ["index", "links", "text"])
+def test_http_inputs_read_as_local_files(server, corpus, spinneret_bin, command):
+    urls = [f"{server.url}/{f}" for f in FILES]
+    extra = ["--fields", "cc"] if command == "index" else []
+    out_l, out_r, _ = local_vs_remote(spinneret_bin, command, corpus, urls, extra)
+    assert out_l == out_r
+    assert out_l.count(b"\n") > 40
+    # The same through small ranges, eight in flight.
+    before = len(server.gets(FILES[0]))
+    out_l, out_r, _ = local_vs_remote(
+        spinneret_bin, command, corpus, urls, [*extra, *SMALL_CHUNKS, "--remote-in-flight", "8"]
+    )
+    assert out_l == out_r
+    # The file was read in its 13 ranges of 64 KiB, each once.
+    ranges = server.gets(FILES[0])[before:]
+    assert len(ranges) == len(set(ranges)) == 13, ranges
+
+
+def test_index_of_http_inputs_is_byte_identical(server, corpus, spinneret_bin):
+    # `index` names files by their base name: no substitution at all.
+    urls = [f"{server.url}/{f}" for f in FILES]
+    code_l, local, _ = run(spinneret_bin, ["index", *[str(corpus / f) for f in FILES]])
+    code, remote, err = run(spinneret_bin, ["index", *SMALL_CHUNKS, *urls])
+    # (resiliparse/clipped.warc.gz ends in a cut member: exit code 1.)
+    assert code == code_l == 1, err
+    assert remote == local
+
+
+def fault_run(server, binary, faults, extra=()):
+    """`index` of FAULTY over HTTP with `faults` queued: (code, out, err)."""
+    server.inject(FAULTY, *faults)
+    before = len(server.gets(FAULTY))
+    result = run(binary, ["index", *SMALL_CHUNKS, *extra, f"{server.url}/{FAULTY}"])
+    return result, server.gets(FAULTY)[before:]
+
+
+@pytest.fixture(scope="module")
+def fault_free(corpus, spinneret_bin):
+    code, out, err = run(spinneret_bin, ["index", str(corpus / FAULTY)])
+    assert code == 0, err
+    return out
+
+
+def test_a_cut_connection_resumes_at_the_byte_reached(server, spinneret_bin, fault_free):
+    (code, out, err), gets = fault_run(server, spinneret_bin, [("drop", 1000), ("drop", 30000)])
+    assert code == 0, err
+    assert out == fault_free
+    # The range after each cut starts where its body stopped: 1000 and
+    # 30000 bytes into the (64 KiB-aligned) ranges the cuts hit, and asks
+    # for the rest of that range only.
+    starts = [int(r.split("=")[1].split("-")[0]) for r in gets]
+    resumed = sorted(s % 65536 for s in starts if s % 65536)
+    assert resumed == [1000, 30000], gets
+    assert len(gets) == 13 + 2
+
+
+@pytest.mark.parametrize("status", [503, 429])
+def test_retry_after_is_honoured(server, spinneret_bin, fault_free, status):
+    server.inject(FAULTY, ("status", status, 2))
+    start = time.monotonic()
+    code, out, err = run(spinneret_bin, ["index", *SMALL_CHUNKS, f"{server.url}/{FAULTY}"])
+    took = time.monotonic() - start
+    assert code == 0, err
+    assert out == fault_free
+    # The server asked for 2 s: the retry came no sooner.
+    assert took >= 2.0
+
+
+def test_a_stall_longer_than_the_timeout_is_retried(server, spinneret_bin, fault_free):
+    (code, out, err), gets = fault_run(
+        server, spinneret_bin, [("stall", 500, 4)], ["--remote-timeout", "1"]
+    )
+    assert code == 0, err
+    assert out == fault_free
+
+
+@pytest.mark.parametrize(
+    "fault, message", [(("wrong-range",), "[0-9]+ bytes|Requested [0-9]+\\.\\.[0-9]+, got"), (("etag",), "changed while it was read")]
+)
+def test_wrong_bytes_make_the_input_unreadable_and_the_rest_goes_on(
+    server, corpus, spinneret_bin, fault, message
+):
+    other = "pywb/example.warc.gz"
+    # The fault hits the second range of FAULTY (the first is clean).
+    server.inject(FAULTY, ("none",), fault)
+    code, out, err = run(
+        spinneret_bin,
+        ["index", *SMALL_CHUNKS, f"{server.url}/{FAULTY}", f"{server.url}/{other}"],
+    )
+    server.etag_changed.discard(FAULTY)
+    server.faults.pop(FAULTY, None)
+    assert code == 1, err
+    assert re.search(message, err), err
+    _, want_other, _ = run(spinneret_bin, ["index", str(corpus / other)])
+    _, want_first, _ = run(spinneret_bin, ["index", str(corpus / FAULTY)])
+    lines = out.decode().splitlines()
+    # The other input is whole; of the faulty one, only records read
+    # before the bad range, none after it.
+    for line in want_other.decode().splitlines():
+        assert line in lines
+    faulty_lines = [l for l in lines if "iana.warc.gz" in l]
+    assert set(faulty_lines) <= set(want_first.decode().splitlines())
+    assert len(faulty_lines) < len(want_first.decode().splitlines())
+
+
+def test_secrets_appear_nowhere(server, spinneret_bin, tmp_path):
+    secrets = ["hunter2pw", "S1GNATURE0123456789", "AKIAEXAMPLECRED", "wJalrXUtnFEMIsecretkey"]
+    signed = (
+        f"http://crawler:hunter2pw@127.0.0.1:{server.port}/{FAULTY}"
+        "?X-Amz-Credential=AKIAEXAMPLECRED&X-Amz-Signature=S1GNATURE0123456789"
+    )
+    missing = signed.replace(FAULTY, "pywb/none.warc.gz")
+    env = {"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMIsecretkey"}
+    server.inject(FAULTY, ("drop", 100))
+    outputs = []
+    for command, extra in [
+        ("index", []),
+        ("links", ["--stats", str(tmp_path / "links.json")]),
+        ("text", []),
+        ("check", ["--stats", str(tmp_path / "check.json"), "--format", "jsonl"]),
+        ("links", ["--format", "tsv"]),
+    ]:
+        code, out, err = run(spinneret_bin, [command, *extra, signed, missing], env=env)
+        assert code == 1, err
+        assert "none.warc.gz" in err + out.decode(errors="replace")
+        outputs += [out.decode(errors="replace"), err]
+    outputs += [(tmp_path / f).read_text() for f in ["links.json", "check.json"]]
+    # Parquet output and the S3 path's messages too.
+    pq = tmp_path / "links.parquet"
+    code, _, err = run(spinneret_bin, ["links", "--format", "parquet", "-o", str(pq), signed], env=env)
+    assert code == 0, err
+    outputs += [err, pq.read_bytes().decode("latin-1")]
+    for text in outputs:
+        for secret in secrets:
+            assert secret not in text, f"{secret} leaked: {text[:2000]}"
+    # The shown name keeps what says which object it is.
+    assert any(f"127.0.0.1:{server.port}/{FAULTY}" in t for t in outputs)
+
+
+# ------------------------------------------------------------------ S3
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def s3(corpus):
+    """moto's S3 server on 127.0.0.1 with the corpus WARCs under
+    s3://crawl/warc/, and the environment that reaches it."""
+    server_module = pytest.importorskip("moto.server")
+    boto3 = pytest.importorskip("boto3")
+    port = free_port()
+    server = server_module.ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    endpoint = f"http://127.0.0.1:{port}"
+    env = {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing-secret",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ENDPOINT_URL": endpoint,
+    }
+    client = boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing-secret",
+        region_name="us-east-1",
+    )
+    # A public bucket, as Common Crawl's is (for --no-sign-request).
+    client.create_bucket(Bucket="crawl", ACL="public-read")
+    for f in FILES:
+        client.upload_file(str(corpus / f), "crawl", f"warc/{f}", ExtraArgs={"ACL": "public-read"})
+    # A file that is not a crawl file, which a listing skips.
+    client.put_object(Bucket="crawl", Key="warc/README.txt", Body=b"not a WARC")
+    paths = "\n".join(f"warc/{f}" for f in FILES) + "\n"
+    client.put_object(Bucket="crawl", Key="warc.paths.gz", Body=gzip.compress(paths.encode()))
+    yield {"env": env, "endpoint": endpoint, "client": client}
+    server.stop()
+
+
+def sorted_files():
+    # A listing is sorted by key, as a directory walk sorts its paths.
+    return sorted(FILES)
+
+
+@pytest.mark.parametrize("command", ["index", "links", "text"])
+def test_s3_prefix_reads_as_the_local_files(s3, corpus, spinneret_bin, command):
+    local = [str(corpus / f) for f in sorted_files()]
+    urls = [f"s3://crawl/warc/{f}" for f in sorted_files()]
+    code_l, want, _ = run(spinneret_bin, [command, *local])
+    code, got, err = run(spinneret_bin, [command, "s3://crawl/warc/"], env=s3["env"])
+    assert code == code_l, err
+    for url, path in zip(urls, local):
+        got = got.replace(url.encode(), path.encode())
+    assert got == want
+    # Unsigned, with the endpoint on the command line.
+    env = {k: v for k, v in s3["env"].items() if not k.startswith("AWS_ENDPOINT")}
+    env["AWS_ACCESS_KEY_ID"] = env["AWS_SECRET_ACCESS_KEY"] = ""
+    code, unsigned, err = run(
+        spinneret_bin,
+        [command, "--no-sign-request", "--s3-endpoint", s3["endpoint"], "s3://crawl/warc/"],
+        env=env,
+    )
+    for url, path in zip(urls, local):
+        unsigned = unsigned.replace(url.encode(), path.encode())
+    assert unsigned == want, err
+
+
+def test_s3_manifest_with_base(s3, corpus, spinneret_bin, tmp_path):
+    manifest = tmp_path / "warc.paths.gz"
+    s3["client"].download_file("crawl", "warc.paths.gz", str(manifest))
+    _, want, _ = run(spinneret_bin, ["index", *[str(corpus / f) for f in FILES]])
+    code, got, err = run(
+        spinneret_bin,
+        ["index", "--manifest", str(manifest), "--base", "s3://crawl/"],
+        env=s3["env"],
+    )
+    assert code == 1, err  # the clipped file, as for the local run
+    assert got == want
+
+
+def test_s3_errors_are_reported_and_the_rest_goes_on(s3, corpus, spinneret_bin):
+    code, out, err = run(
+        spinneret_bin,
+        ["index", "s3://crawl/warc/pywb/none.warc.gz", "s3://crawl/nothing/", "s3://crawl/warc/pywb/example.warc.gz"],
+        env=s3["env"],
+    )
+    assert code == 1
+    assert "s3://crawl/warc/pywb/none.warc.gz: not found" in err, err
+    assert "s3://crawl/nothing/" in err, err
+    _, want, _ = run(spinneret_bin, ["index", str(corpus / "pywb/example.warc.gz")])
+    assert out == want
+    assert "testing-secret" not in err
