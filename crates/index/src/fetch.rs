@@ -206,12 +206,7 @@ pub fn path_under(base: &Path, filename: &str) -> Result<PathBuf, FetchError> {
 
 /// The record at `loc`, read and checked (exactly one record).
 pub fn fetch(base: &Path, loc: &Location, max: u64) -> Result<Vec<u8>, FetchError> {
-    if loc.length == 0 || loc.length > max {
-        return Err(FetchError::Length {
-            length: loc.length,
-            max,
-        });
-    }
+    check_length(loc, max)?;
     let path = path_under(base, &loc.filename)?;
     let io = |source| FetchError::Io {
         path: path.display().to_string(),
@@ -224,6 +219,24 @@ pub fn fetch(base: &Path, loc: &Location, max: u64) -> Result<Vec<u8>, FetchErro
         .take(loc.length)
         .read_to_end(&mut bytes)
         .map_err(io)?;
+    check_record(bytes, loc, max)
+}
+
+/// Whether `loc`'s length can be fetched: not zero, at most `max`.
+pub fn check_length(loc: &Location, max: u64) -> Result<(), FetchError> {
+    if loc.length == 0 || loc.length > max {
+        return Err(FetchError::Length {
+            length: loc.length,
+            max,
+        });
+    }
+    Ok(())
+}
+
+/// The bytes read for `loc` (from a file or a remote object), checked: all
+/// of its length, exactly one WARC record (framing, not content), not an
+/// ARC record; as a gzip member ([`as_gzip_member`]).
+pub fn check_record(bytes: Vec<u8>, loc: &Location, max: u64) -> Result<Vec<u8>, FetchError> {
     if bytes.len() as u64 != loc.length {
         return Err(FetchError::Short(bytes.len() as u64));
     }

@@ -5,7 +5,8 @@
 //! Index lines come from files or standard input: CDXJ (`urlkey timestamp
 //! {json}` with `filename`, `offset`, `length`) or CDX (11 fields, or the
 //! columns a ` CDX …` legend line names: `g` the file, `V` the offset, `S`
-//! the length). Each record is read from `--base` (a folder; `filename`
+//! the length); or rows of a `.parquet` file ([`rows`]: cc-index's
+//! `warc_filename`, `warc_record_offset`, `warc_record_length`). Each record is read from `--base` (a folder; `filename`
 //! relative to it) with one read of its range, and checked: the range
 //! must hold exactly one WARC record (read by `spinneret-warc`'s reader,
 //! which checks its framing and, for gzip, its member; a damaged HTTP head
@@ -18,9 +19,10 @@
 //! a whole-file gzip, which no range of the file reaches), is reported as a
 //! bad line and skipped. The exit code is then 1.
 //!
-//! Ranges are read in parallel in batches and written in input order, so
-//! the output does not depend on `--threads`. Remote bases (`https://`,
-//! `s3://`) will join the local folder here (issue 61).
+//! Ranges are read in parallel in batches (remote ones `--in-flight` at a
+//! time, with the retries of every remote read) and written in input
+//! order, so the output depends neither on `--threads` nor on
+//! `--in-flight`.
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -29,7 +31,10 @@ use std::time::Instant;
 
 use clap::Args;
 use rayon::prelude::*;
-use spinneret_index::fetch::{Legend, Location, fetch, locate};
+use spinneret_index::fetch::{FetchError, Legend, Location, fetch, locate};
+
+#[cfg(feature = "parquet")]
+mod rows;
 
 use crate::Error;
 use crate::flags::{Threads, parse_size};
@@ -42,13 +47,21 @@ const BATCH_LINES: usize = 256;
 #[derive(Debug, Clone, Args)]
 pub struct GetArgs {
     /// Index files (CDXJ or CDX lines, as `spinneret index`, pywb or
-    /// OutbackCDX write them); none, or `-`, for standard input.
+    /// OutbackCDX write them, or a `.parquet` file of cc-index rows, as a
+    /// DuckDB query over Common Crawl's index writes them); none, or `-`,
+    /// for standard input.
     #[arg(value_name = "INDEX")]
     pub indexes: Vec<String>,
 
-    /// The folder the index lines' `filename`s are relative to.
-    #[arg(long, value_name = "DIR", default_value = ".")]
+    /// The folder the index lines' `filename`s are relative to, or a
+    /// remote prefix (`https://data.commoncrawl.org/`,
+    /// `s3://commoncrawl/`).
+    #[arg(long, value_name = "DIR|URL", default_value = ".")]
     pub base: PathBuf,
+
+    /// Range requests in flight at once, for a remote base.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub in_flight: usize,
 
     /// Write the WARC to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
@@ -62,6 +75,11 @@ pub struct GetArgs {
     /// `--threads`.
     #[command(flatten)]
     pub workers: Threads,
+
+    /// Remote inputs' flags (credentials, endpoint, retries).
+    #[cfg(feature = "remote")]
+    #[command(flatten)]
+    pub remote: crate::inputs::remote::RemoteArgs,
 }
 
 /// What a get run did.
@@ -104,6 +122,7 @@ pub fn run(
         .num_threads(args.workers.threads)
         .build()
         .map_err(|e| Error::Threads(e.to_string()))?;
+    let reader = Ranges::new(args)?;
     let mut w = io::BufWriter::with_capacity(1 << 16, out);
     let mut result = GetResult::default();
     let mut batch = Vec::with_capacity(BATCH_LINES);
@@ -130,13 +149,47 @@ pub fn run(
                     });
                 }
                 if batch.len() == BATCH_LINES
-                    && !write_batch(&pool, args, &mut batch, &mut w, diag, &mut result)?
+                    && !write_batch(&pool, &reader, args, &mut batch, &mut w, diag, &mut result)?
                 {
                     return Ok(false);
                 }
             }
             Ok(true)
         };
+        #[cfg(feature = "parquet")]
+        if rows::is_parquet(name) {
+            let mut open = true;
+            let mut number = 0;
+            let mut failed = None;
+            let mut each = |located: Result<Location, String>| {
+                number += 1;
+                batch.push(Line {
+                    index: index.clone(),
+                    number,
+                    located,
+                });
+                if batch.len() == BATCH_LINES {
+                    match write_batch(&pool, &reader, args, &mut batch, &mut w, diag, &mut result) {
+                        Ok(true) => {}
+                        Ok(false) => open = false,
+                        Err(e) => failed = Some(e),
+                    }
+                }
+                open && failed.is_none()
+            };
+            rows::read_rows(std::path::Path::new(name), &mut each).map_err(|why| Error::Input {
+                path: name.to_owned(),
+                source: io::Error::new(io::ErrorKind::InvalidData, why),
+            })?;
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            if !open {
+                closed = true;
+                break;
+            }
+            continue;
+        }
         let open = if name == "-" {
             read(stdin)?
         } else {
@@ -151,7 +204,7 @@ pub fn run(
             break;
         }
     }
-    if !closed && write_batch(&pool, args, &mut batch, &mut w, diag, &mut result)? {
+    if !closed && write_batch(&pool, &reader, args, &mut batch, &mut w, diag, &mut result)? {
         outputs::flush(&mut w)?;
     }
     let counts = [
@@ -178,32 +231,32 @@ enum Fetched {
 /// `Ok(false)` once the output is closed.
 fn write_batch(
     pool: &rayon::ThreadPool,
+    reader: &Ranges,
     args: &GetArgs,
     batch: &mut Vec<Line>,
     w: &mut impl Write,
     diag: &mut dyn Write,
     result: &mut GetResult,
 ) -> Result<bool, Error> {
-    let fetched: Vec<Fetched> = pool.install(|| {
-        batch
-            .par_iter()
-            .map(|line| match &line.located {
-                Err(why) => Fetched::BadLine(why.clone()),
-                Ok(loc) => match fetch(&args.base, loc, args.max_record_size) {
-                    Ok(bytes) => Fetched::Record(bytes),
-                    Err(e) => Fetched::BadRange(format!(
-                        "{} offset {} length {} ({}:{}): {}",
-                        loc.filename,
-                        loc.offset,
-                        loc.length,
-                        line.index,
-                        line.number,
-                        with_causes(&e)
-                    )),
-                },
-            })
-            .collect()
-    });
+    let read = reader.read(pool, args, batch);
+    let fetched: Vec<Fetched> = batch
+        .iter()
+        .zip(read)
+        .map(|(line, got)| match (&line.located, got) {
+            (Err(why), _) => Fetched::BadLine(why.clone()),
+            (Ok(_), Some(Ok(bytes))) => Fetched::Record(bytes),
+            (Ok(loc), Some(Err(e))) => Fetched::BadRange(format!(
+                "{} offset {} length {} ({}:{}): {}",
+                loc.filename,
+                loc.offset,
+                loc.length,
+                line.index,
+                line.number,
+                with_causes(&e)
+            )),
+            (Ok(_), None) => unreachable!("every located line is read"),
+        })
+        .collect();
     for (line, fetched) in batch.drain(..).zip(fetched) {
         match fetched {
             Fetched::BadLine(why) => {
@@ -228,6 +281,123 @@ fn write_batch(
         }
     }
     Ok(true)
+}
+
+/// Where records are read from: the local `--base` folder, or a remote
+/// prefix through one client.
+enum Ranges {
+    Local,
+    #[cfg(feature = "remote")]
+    Remote(crate::inputs::remote::Remote, String),
+}
+
+impl Ranges {
+    fn new(args: &GetArgs) -> Result<Ranges, Error> {
+        #[cfg(feature = "remote")]
+        if let Some(base) = args
+            .base
+            .to_str()
+            .filter(|b| spinneret_remote::is_remote(b))
+        {
+            let remote = args.remote.client().map_err(|e| Error::Input {
+                path: spinneret_remote::redact(base),
+                source: e.into(),
+            })?;
+            return Ok(Ranges::Remote(remote, base.to_owned()));
+        }
+        Ok(Ranges::Local)
+    }
+
+    /// The checked record of each located line of `batch` (`None` for a
+    /// line that names no range), in order.
+    fn read(
+        &self,
+        pool: &rayon::ThreadPool,
+        args: &GetArgs,
+        batch: &[Line],
+    ) -> Vec<Option<Result<Vec<u8>, FetchError>>> {
+        let max = args.max_record_size;
+        match self {
+            Ranges::Local => pool.install(|| {
+                batch
+                    .par_iter()
+                    .map(|line| {
+                        let loc = line.located.as_ref().ok()?;
+                        Some(fetch(&args.base, loc, max))
+                    })
+                    .collect()
+            }),
+            #[cfg(feature = "remote")]
+            Ranges::Remote(remote, base) => read_remote(remote, base, pool, args, batch),
+        }
+    }
+}
+
+/// [`Ranges::read`] from a remote prefix: the lines' URLs fetched
+/// `--in-flight` at a time, then checked on the pool.
+#[cfg(feature = "remote")]
+fn read_remote(
+    remote: &crate::inputs::remote::Remote,
+    base: &str,
+    pool: &rayon::ThreadPool,
+    args: &GetArgs,
+    batch: &[Line],
+) -> Vec<Option<Result<Vec<u8>, FetchError>>> {
+    use spinneret_index::fetch::{check_length, check_record, path_under};
+    let max = args.max_record_size;
+    // Each located line's URL, or why it has none.
+    let urls: Vec<Option<Result<String, FetchError>>> = batch
+        .iter()
+        .map(|line| {
+            let loc = line.located.as_ref().ok()?;
+            Some(check_length(loc, max).and_then(|()| {
+                if spinneret_remote::is_remote(&loc.filename) {
+                    return Ok(loc.filename.clone());
+                }
+                path_under(std::path::Path::new(""), &loc.filename)?;
+                Ok(format!(
+                    "{}/{}",
+                    base.trim_end_matches('/'),
+                    loc.filename.trim_start_matches("./")
+                ))
+            }))
+        })
+        .collect();
+    let wanted: Vec<(String, std::ops::Range<u64>)> = batch
+        .iter()
+        .zip(&urls)
+        .filter_map(|(line, url)| {
+            let loc = line.located.as_ref().ok()?;
+            let url = url.as_ref()?.as_ref().ok()?;
+            Some((
+                url.clone(),
+                loc.offset..loc.offset.saturating_add(loc.length),
+            ))
+        })
+        .collect();
+    let mut got = remote.0.fetch_ranges(&wanted, args.in_flight).into_iter();
+    let read: Vec<_> = batch
+        .iter()
+        .zip(urls)
+        .map(|(line, url)| {
+            let loc = line.located.as_ref().ok()?;
+            Some(match url? {
+                Err(e) => Err(e),
+                Ok(url) => match got.next().expect("one answer per request") {
+                    Ok(bytes) => Ok((bytes, loc)),
+                    Err(e) => Err(FetchError::Io {
+                        path: spinneret_remote::redact(&url),
+                        source: e.into(),
+                    }),
+                },
+            })
+        })
+        .collect();
+    pool.install(|| {
+        read.into_par_iter()
+            .map(|r| r.map(|r| r.and_then(|(bytes, loc)| check_record(bytes.to_vec(), loc, max))))
+            .collect()
+    })
 }
 
 /// An error's message and its causes, `: `-separated (one line of a
