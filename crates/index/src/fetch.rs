@@ -204,6 +204,22 @@ pub fn path_under(base: &Path, filename: &str) -> Result<PathBuf, FetchError> {
     Ok(base.join(rel))
 }
 
+/// The URL of `filename` under a remote `base` (`https://host/prefix/`,
+/// `s3://bucket/`): `filename` itself when it is a URL (`SCHEME://…`),
+/// else joined to the base, held to it as [`path_under`] holds a path to
+/// its folder.
+pub fn url_under(base: &str, filename: &str) -> Result<String, FetchError> {
+    if filename.contains("://") {
+        return Ok(filename.to_owned());
+    }
+    path_under(Path::new(""), filename)?;
+    Ok(format!(
+        "{}/{}",
+        base.trim_end_matches('/'),
+        filename.trim_start_matches("./")
+    ))
+}
+
 /// The record at `loc`, read and checked (exactly one record).
 pub fn fetch(base: &Path, loc: &Location, max: u64) -> Result<Vec<u8>, FetchError> {
     check_length(loc, max)?;

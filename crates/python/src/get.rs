@@ -13,12 +13,12 @@
 //! (`.bad`, `.errors`), or raises `ValueError` with `strict`. The range is
 //! read without the GIL.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyIterator, PyMapping, PyString};
-use spinneret_index::fetch::{Legend, Location, fetch, locate};
+use spinneret_index::fetch::{FetchError, Legend, Location, fetch, locate};
 
 use crate::batches::ERRORS_KEPT;
 
@@ -100,6 +100,24 @@ fn location_of(row: &Bound<'_, PyAny>, legend: &mut Legend) -> Result<Option<Loc
     }))
 }
 
+/// The record at `loc` under `base`: a folder, or (with the `remote`
+/// feature) a remote prefix, read with one range request.
+fn read_record(base: &Path, loc: &Location, max: u64) -> Result<Vec<u8>, FetchError> {
+    #[cfg(feature = "remote")]
+    if let Some(base) = base.to_str().filter(|b| crate::remote::is_remote(b)) {
+        use spinneret_index::fetch::{check_length, check_record, url_under};
+        check_length(loc, max)?;
+        let url = url_under(base, &loc.filename)?;
+        let range = loc.offset..loc.offset.saturating_add(loc.length);
+        let bytes = crate::remote::fetch_range(&url, range).map_err(|why| FetchError::Io {
+            path: spinneret_remote::redact(&url),
+            source: std::io::Error::other(why),
+        })?;
+        return check_record(bytes, loc, max);
+    }
+    fetch(base, loc, max)
+}
+
 #[pymethods]
 impl Records {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -123,7 +141,7 @@ impl Records {
                 }
             };
             let (base, max) = (&self.base, self.max_record_size);
-            match py.detach(|| fetch(base, &loc, max)) {
+            match py.detach(|| read_record(base, &loc, max)) {
                 Ok(bytes) => return Ok(Some(PyBytes::new(py, &bytes).unbind())),
                 Err(e) => {
                     let mut msg = format!(

@@ -81,7 +81,7 @@ fn add(rows: &mut Rows<CcColumns>, settled: Settled<usize>, inputs: &[Input]) ->
 /// An input's name in messages.
 fn name_of(input: &Input) -> String {
     match &input.path {
-        Ok(p) => p.display().to_string(),
+        Ok(p) => crate::sources::shown_name(p),
         Err(_) => input.filename.clone(),
     }
 }
@@ -160,13 +160,16 @@ fn read_all(job: Job, mut rows: Rows<CcColumns>) {
 /// `warc_segment` (of a Common Crawl path), unless given.
 fn input_of(path: Result<PathBuf, String>, filename: Option<&str>, segment: Option<&str>) -> Input {
     let (name, cc_segment) = match &path {
-        Ok(p) => (
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
-            cc_path_parts(&p.to_string_lossy().replace('\\', "/")).map(|c| c.segment),
-        ),
+        Ok(p) => {
+            let shown = PathBuf::from(crate::sources::shown_name(p));
+            (
+                shown.file_name().map_or_else(
+                    || shown.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
+                cc_path_parts(&shown.to_string_lossy().replace('\\', "/")).map(|c| c.segment),
+            )
+        }
         Err(_) => (String::new(), None),
     };
     Input {

@@ -12,7 +12,8 @@
 //! Markdown, and its metadata), [`warc_text`] (every HTML page's text of
 //! a WARC file as Arrow record batches) and [`arrays`] (the vectorized
 //! calls over Arrow arrays). The three WARC functions share `sources`
-//! (their inputs: paths, globs, manifests, file objects) and `batches`
+//! (their inputs: paths, globs, manifests, file objects, and through
+//! [`remote`] `s3://`, `gs://`, `az://` and `http(s)://` objects) and `batches`
 //! (the reading thread, its channel and the Python classes of the
 //! batches); `repr` makes the Python string literals of `repr`s. Modules
 //! import one another one way only, and none imports from this file.
@@ -33,6 +34,8 @@ pub mod encoding;
 pub mod get;
 pub mod index;
 pub mod links;
+#[cfg(feature = "remote")]
+pub mod remote;
 mod repr;
 mod sources;
 pub mod text;
@@ -62,6 +65,8 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(index::warc_index, m)?)?;
     m.add_class::<get::Records>()?;
     m.add_function(wrap_pyfunction!(get::get_records, m)?)?;
+    #[cfg(feature = "remote")]
+    m.add_function(wrap_pyfunction!(remote::remote_options, m)?)?;
     m.add_function(wrap_pyfunction!(text::text, m)?)?;
     m.add_function(wrap_pyfunction!(text::extract_text, m)?)?;
     m.add_class::<warc_text::TextBatch>()?;

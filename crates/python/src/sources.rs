@@ -70,7 +70,7 @@ pub(crate) fn inputs(
                 });
             }
             Box::new(paths.into_iter().map(|p| match p {
-                Ok(p) => (p.display().to_string(), open(&p)),
+                Ok(p) => (shown_name(&p), open(&p)),
                 Err(msg) => (String::new(), Err(msg)),
             }))
         }
@@ -80,8 +80,24 @@ pub(crate) fn inputs(
 /// An input opened for reading, or why it cannot be.
 pub(crate) type Opened = Result<Box<dyn Read>, String>;
 
-/// A WARC/ARC file, buffered; an error is its message.
+/// A path's name as shown: a remote URL redacted.
+pub(crate) fn shown_name(path: &Path) -> String {
+    let name = path.display().to_string();
+    #[cfg(feature = "remote")]
+    if crate::remote::is_remote(&name) {
+        return spinneret_remote::redact(&name);
+    }
+    name
+}
+
+/// A WARC/ARC file (or, with the `remote` feature, a remote object),
+/// buffered; an error is its message.
 pub(crate) fn open(path: &Path) -> Opened {
+    #[cfg(feature = "remote")]
+    if let Some(url) = path.to_str().filter(|p| crate::remote::is_remote(p)) {
+        return crate::remote::open(url)
+            .map(|r| Box::new(io::BufReader::with_capacity(1 << 16, r)) as Box<dyn Read>);
+    }
     match std::fs::File::open(path) {
         Ok(f) => Ok(Box::new(io::BufReader::with_capacity(1 << 16, f))),
         Err(e) => Err(format!("{}: {e}", path.display())),
@@ -92,6 +108,15 @@ pub(crate) fn open(path: &Path) -> Opened {
 /// WARC/ARC files, or a glob (as the CLI takes them), each part that
 /// yields nothing as its message.
 pub(crate) fn expand(arg: &str, out: &mut Paths) {
+    #[cfg(feature = "remote")]
+    if crate::remote::is_remote(arg) {
+        out.extend(
+            crate::remote::objects(arg)
+                .into_iter()
+                .map(|r| r.map(PathBuf::from)),
+        );
+        return;
+    }
     let found = spinneret_warc::discover::Discover::default().expand(arg);
     out.extend(found.into_iter().map(|r| r.map_err(|e| e.to_string())));
 }
@@ -107,14 +132,22 @@ fn expand_all(args: &[PathBuf]) -> Paths {
 
 /// The files of a path or a list of paths, and the source's name (the
 /// path, or `[paths]`); `None` for anything else.
+///
+/// Expansion (a directory walk, a remote listing) runs with the GIL
+/// released: a listing may wait on a server, and that server may be
+/// Python's own.
 pub(crate) fn paths_of(source: &Bound<'_, PyAny>) -> Option<(Paths, String)> {
+    let py = source.py();
     if let Ok(path) = source.extract::<PathBuf>() {
         let name = path.display().to_string();
-        let mut paths = Vec::new();
-        expand(&name, &mut paths);
-        Some((paths, name))
+        let paths = py.detach(|| {
+            let mut paths = Vec::new();
+            expand(&name, &mut paths);
+            paths
+        });
+        Some((paths, shown_name(Path::new(&name))))
     } else if let Ok(list) = source.extract::<Vec<PathBuf>>() {
-        Some((expand_all(&list), "[paths]".to_owned()))
+        Some((py.detach(|| expand_all(&list)), "[paths]".to_owned()))
     } else {
         None
     }

@@ -446,3 +446,60 @@ def test_pywb_replays_a_fetched_page(picked, server, spinneret_bin, tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+# ------------------------------------------------------------------ Python
+
+
+def test_python_readers_take_remote_inputs(s3, server, corpus, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    import spinneret
+
+    for k, v in s3["env"].items():
+        monkeypatch.setenv(k, v)
+    spinneret.remote_options()  # a client that sees the environment above
+    files = [f for f in sorted_files() if "clipped" not in f]
+    local = [str(corpus / f) for f in files]
+
+    def table(batches):
+        return pa.Table.from_batches([pa.record_batch(b) for b in batches])
+
+    # warc_index names files by their base name: equal tables.
+    want = table(spinneret.warc_index(local))
+    assert table(spinneret.warc_index([f"s3://crawl/warc/{f}" for f in files])) == want
+    assert table(spinneret.warc_index([f"{server.url}/{f}" for f in files])) == want
+    # A listed prefix (which holds the clipped file too: reported, skipped).
+    listed = spinneret.warc_index("s3://crawl/warc/")
+    clipped = spinneret.warc_index(str(corpus / "resiliparse/clipped.warc.gz"))
+    clipped_rows = sum(pa.record_batch(b).num_rows for b in clipped)
+    assert table(listed).num_rows == want.num_rows + clipped_rows
+    # warc_links and warc_text: the same rows but for the input's name.
+    for reader in (spinneret.warc_links, spinneret.warc_text):
+        a = table(reader(local)).to_pylist()
+        b = table(reader([f"{server.url}/{f}" for f in files])).to_pylist()
+        assert len(a) == len(b) > 0
+        for ra, rb in zip(a, b):
+            for key in ra:
+                if isinstance(ra[key], str) and str(corpus) in ra[key]:
+                    assert ra[key].replace(str(corpus), server.url) == rb[key]
+                else:
+                    assert ra[key] == rb[key], key
+    # get_records from a remote base equals the local read.
+    lines = []
+    for f in files[:3]:
+        lines += [
+            l for l in subprocess.run(
+                [os.environ.get("SPINNERET_BIN", "spinneret"), "index", "--dir-root", str(corpus), str(corpus / f)],
+                capture_output=True, check=False,
+            ).stdout.decode().splitlines()
+        ]
+    assert lines
+    want = list(spinneret.get_records(lines, base=corpus))
+    assert list(spinneret.get_records(lines, base=f"{server.url}/")) == want
+    assert list(spinneret.get_records(lines, base="s3://crawl/warc/")) == want
+    # Errors name the input without its secrets.
+    secret = f"http://u:pw-hunter2@127.0.0.1:{server.port}/pywb/none.warc.gz?X-Amz-Signature=SIG123456"
+    with pytest.raises(Exception) as e:
+        list(spinneret.warc_index(secret, strict=True))
+    assert "pw-hunter2" not in str(e.value) and "SIG123456" not in str(e.value)
+    assert "none.warc.gz" in str(e.value)

@@ -9,7 +9,9 @@ batches (``warc_index``), the records an index names, read by their byte
 ranges (``get_records``), and a page's readable text — the whole page or
 its main content, plain or Markdown — alone (``text``), with its metadata
 (``extract_text``), or for every HTML page of a WARC file as Arrow record
-batches (``warc_text``), implemented in Rust.
+batches (``warc_text``), implemented in Rust. The WARC readers and
+``get_records`` read local files and remote objects alike (``s3://``,
+``gs://``, ``az://``, ``http(s)://``; see ``remote_options``).
 
 ``surt(url, canonicalizer=None, **options)`` takes the arguments of the PyPI
 ``surt`` package's ``surt.surt`` (its options' names, defaults and meanings;
@@ -33,6 +35,7 @@ from spinneret._spinneret import (
     detect_encoding,
     extract_text,
     get_records,
+    remote_options,
     join_url,
     join_url_array,
     links,
@@ -63,6 +66,7 @@ __all__ = [
     "detect_encoding",
     "extract_text",
     "get_records",
+    "remote_options",
     "join_url",
     "join_url_array",
     "links",

@@ -206,9 +206,28 @@ def get_records(
     """The records index rows name — CDXJ or CDX lines, mappings with
     filename/offset/length (or cc-index's warc_filename/warc_record_offset/
     warc_record_length), or (filename, offset, length) sequences — each read
-    by its byte range from the folder `base` and checked to be one WARC
-    record, as gzip members (verbatim when stored as one). Bad rows are
-    counted (`.bad`, `.errors`) and skipped; with `strict`, raise."""
+    by its byte range from `base` (a folder, or a remote prefix such as
+    `https://data.commoncrawl.org/` or `s3://commoncrawl/`: one range
+    request each) and checked to be one WARC record, as gzip members
+    (verbatim when stored as one). Bad rows are counted (`.bad`,
+    `.errors`) and skipped; with `strict`, raise."""
+    ...
+
+def remote_options(
+    *,
+    no_sign_request: bool = False,
+    s3_endpoint: Optional[str] = None,
+    timeout: float = 30.0,
+    retries: int = 10,
+    chunk_size: int = 8 << 20,
+    in_flight: int = 4,
+) -> None:
+    """How remote inputs (`s3://`, `gs://`, `az://`, `http(s)://`, which
+    `warc_links`, `warc_text`, `warc_index` and `get_records` take beside
+    paths) are read from now on: unsigned requests for public buckets, an
+    S3-compatible endpoint (else `AWS_ENDPOINT_URL`), the timeout in
+    seconds, the retries, the bytes per range request and the range
+    requests per object in flight."""
     ...
 
 # What `text`, `extract_text` and `warc_text` take as a page and a format.

@@ -343,24 +343,14 @@ fn read_remote(
     args: &GetArgs,
     batch: &[Line],
 ) -> Vec<Option<Result<Vec<u8>, FetchError>>> {
-    use spinneret_index::fetch::{check_length, check_record, path_under};
+    use spinneret_index::fetch::{check_length, check_record, url_under};
     let max = args.max_record_size;
     // Each located line's URL, or why it has none.
     let urls: Vec<Option<Result<String, FetchError>>> = batch
         .iter()
         .map(|line| {
             let loc = line.located.as_ref().ok()?;
-            Some(check_length(loc, max).and_then(|()| {
-                if spinneret_remote::is_remote(&loc.filename) {
-                    return Ok(loc.filename.clone());
-                }
-                path_under(std::path::Path::new(""), &loc.filename)?;
-                Ok(format!(
-                    "{}/{}",
-                    base.trim_end_matches('/'),
-                    loc.filename.trim_start_matches("./")
-                ))
-            }))
+            Some(check_length(loc, max).and_then(|()| url_under(base, &loc.filename)))
         })
         .collect();
     let wanted: Vec<(String, std::ops::Range<u64>)> = batch
