@@ -23,8 +23,9 @@ such as
 s3://commoncrawl/), `warc_segment` that of a Common Crawl path
 (`crawl-data/CC-MAIN-…/segments/SEGMENT/SUBSET/…`, else empty). `crawl`
 is --crawl; `subset` is a Common Crawl path's (`warc`,
-`crawldiagnostics`, `robotstxt`), else --subset. Paths must be readable by
-every executor (a shared file system).
+`crawldiagnostics`, `robotstxt`), else --subset. Paths are local to every
+executor (a shared file system) or remote objects each executor reads
+itself (`s3://commoncrawl/crawl-data/…`, `https://data.commoncrawl.org/…`).
 """
 
 import argparse

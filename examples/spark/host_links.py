@@ -10,8 +10,10 @@ no per-link Python); Spark SQL then derives the page-level table (every
 link with its source, target, kind and record) and the host-level table
 (distinct pairs of hosts, as reversed host names like `com.example.www`,
 the form Common Crawl's web graphs use). Both are written as Parquet under
---out. Paths must be readable by every executor (a shared file system, or
-fsspec-style streams opened in `links_of_paths`).
+--out. Paths are local to every executor (a shared file system) or
+remote objects each executor reads itself: `s3://bucket/key` (credentials
+as the AWS tools find them, `AWS_ENDPOINT_URL`), `gs://`, `az://`,
+`https://…`.
 """
 
 import argparse

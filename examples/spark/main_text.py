@@ -22,7 +22,8 @@ only the languages it wants:
 
     SELECT url, title, text FROM read_parquet('OUT/language=deu/*.parquet')
 
-Paths must be readable by every executor (a shared file system).
+Paths are local to every executor (a shared file system) or remote objects
+(`s3://`, `gs://`, `az://`, `https://…`) each executor reads itself.
 """
 
 import argparse

@@ -21,26 +21,14 @@ import gzip
 import json
 import os
 import re
-import socket
 import subprocess
 import time
 
 import pytest
 
+from conftest import FILES
 from range_server import RangeServer
 
-# Corpus WARC/ARC files (relative to corpus/warc), each read over HTTP.
-FILES = [
-    "pywb/iana.warc.gz",
-    "pywb/example.warc.gz",
-    "pywb/example.arc.gz",
-    "pywb/example-extra.warc",
-    "warcbench/test-crawl.wacz__test-crawl_0.warc.gz",
-    "stormcrawler/test.warc.gz",
-    "dolma/sample-0000.warc.gz",
-    "resiliparse/clipped.warc.gz",
-    "ukwa-webarchive-discovery/IAH-20080430204825-00000-blackbook-truncated.arc.gz",
-]
 # The file the fault tests read, in 64 KiB ranges (13 of them).
 FAULTY = "pywb/iana.warc.gz"
 SMALL_CHUNKS = ["--remote-chunk-size", "64K"]
@@ -218,47 +206,6 @@ def test_secrets_appear_nowhere(server, spinneret_bin, tmp_path):
 
 
 # ------------------------------------------------------------------ S3
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def s3(corpus):
-    """moto's S3 server on 127.0.0.1 with the corpus WARCs under
-    s3://crawl/warc/, and the environment that reaches it."""
-    server_module = pytest.importorskip("moto.server")
-    boto3 = pytest.importorskip("boto3")
-    port = free_port()
-    server = server_module.ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    endpoint = f"http://127.0.0.1:{port}"
-    env = {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing-secret",
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "AWS_ENDPOINT_URL": endpoint,
-    }
-    client = boto3.client(
-        "s3",
-        endpoint_url=endpoint,
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing-secret",
-        region_name="us-east-1",
-    )
-    # A public bucket, as Common Crawl's is (for --no-sign-request).
-    client.create_bucket(Bucket="crawl", ACL="public-read")
-    for f in FILES:
-        client.upload_file(str(corpus / f), "crawl", f"warc/{f}", ExtraArgs={"ACL": "public-read"})
-    # A file that is not a crawl file, which a listing skips.
-    client.put_object(Bucket="crawl", Key="warc/README.txt", Body=b"not a WARC")
-    paths = "\n".join(f"warc/{f}" for f in FILES) + "\n"
-    client.put_object(Bucket="crawl", Key="warc.paths.gz", Body=gzip.compress(paths.encode()))
-    yield {"env": env, "endpoint": endpoint, "client": client}
-    server.stop()
 
 
 def sorted_files():

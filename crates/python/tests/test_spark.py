@@ -1,7 +1,9 @@
 """The Spark examples on local[2]. examples/spark/host_links.py: its
 page-level link count equals `spinneret links` on the same files (the
 repo's sample WARC and every corpus WARC/ARC file), and it writes both
-tables as Parquet. examples/spark/cc_index.py: its cc-index table of the
+tables as Parquet; over s3:// objects of a local S3 server, the executors
+read them themselves and both jobs count what the CLI counts.
+examples/spark/cc_index.py: its cc-index table of the
 corpus files has the rows of `spinneret index` on them, in Common Crawl's
 `crawl=…/subset=…` layout, sorted by `url_surtkey` within each file.
 examples/spark/main_text.py: its table of the corpus files' main-content
@@ -24,9 +26,12 @@ from test_warc_links import corpus_files
 
 
 @pytest.fixture(scope="module")
-def spark():
+def spark(s3):
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    # The executors' Python workers inherit the JVM's environment, and the
+    # JVM this process's: what reaches the local S3 server (s3 fixture).
+    os.environ.update(s3["env"])
     from pyspark.sql import SparkSession
 
     session = (SparkSession.builder.master("local[2]").appName("spinneret-test")
@@ -56,6 +61,24 @@ def test_spark_job_counts_every_link(spark, shared, spinneret_bin, tmp_path):
     assert len(hosts) == counts["host_links"]
     assert all(not h["from_host"].startswith("www.") for h in hosts[:50])
     assert any(h["to_host"].startswith("org.iana") for h in hosts)
+
+
+def test_spark_job_reads_s3(spark, s3, spinneret_bin, tmp_path):
+    # The executors read s3:// objects themselves: no shared file system.
+    from conftest import FILES
+
+    paths = [f"s3://crawl/warc/{f}" for f in FILES]
+    done = subprocess.run([spinneret_bin, "links", *paths], capture_output=True, check=False,
+                          env={**os.environ, **s3["env"]})
+    assert done.returncode in (0, 1), done.stderr.decode(errors="replace")
+    want = done.stdout.count(b"\n")
+    counts = load_example().run(spark, paths, str(tmp_path / "out"))
+    assert counts["page_links"] == want > 100
+    job = load_example("cc_index")
+    count = job.run(spark, paths, str(tmp_path / "table"), crawl="TEST-S3")
+    lines = subprocess.run([spinneret_bin, "index", "--no-sort", *paths], capture_output=True,
+                           check=False, env={**os.environ, **s3["env"]}).stdout.count(b"\n")
+    assert count == lines > 100
 
 
 def test_cc_index_job_has_every_index_line(spark, shared, spinneret_bin, tmp_path):
