@@ -265,3 +265,35 @@ fn a_status_that_is_not_three_digits_is_reported() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_target_uri_that_is_not_a_url_is_reported() {
+    let dir = tmp("bad-uri");
+    let date = "2020-01-02T03:04:05Z";
+    let mut warc = resource("http://a.example/", date);
+    let space_at = warc.len();
+    warc.extend(resource("http://exa mple.com/", date));
+    let relative_at = warc.len();
+    warc.extend(resource("index.html", date));
+    // URLs all the same: a space in the path, a scheme without a host.
+    warc.extend(resource("http://b.example/a b", date));
+    warc.extend(resource("dns:c.example", date));
+    let path = dir.join("uris.warc");
+    std::fs::write(&path, &warc).unwrap();
+    let (code, out, err) = index(&["--no-sort"], std::slice::from_ref(&path));
+    assert_eq!(code, 1, "{err}");
+    let urls: Vec<&str> = out.lines().map(|l| l.split('"').nth(3).unwrap()).collect();
+    assert_eq!(
+        urls,
+        ["http://a.example/", "http://b.example/a b", "dns:c.example"],
+        "{out}"
+    );
+    for (at, uri, why) in [
+        (space_at, "http://exa mple.com/", "invalid domain character"),
+        (relative_at, "index.html", "relative URL without a base"),
+    ] {
+        let want = format!("offset {at}: WARC-Target-URI {uri:?} is not a URL: {why}");
+        assert!(err.contains(&want), "{want} in {err}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -8,9 +8,11 @@
 //! `resource`/`metadata` records of `application/warc-fields` are not
 //! listed; [`RecordTypes`] changes the set), and each field has its value:
 //!
-//! - key: the `surt` package's `surt(url)` (spinneret-canon's port), or
-//!   `-` for a record without a `WARC-Target-URI` where the WARC standard
-//!   makes one optional (`warcinfo`, `metadata`, a type it does not name;
+//! - key: the `surt` package's `surt(url)` (spinneret-canon's port) of a
+//!   `WARC-Target-URI` that is a URL (one that the WHATWG parser rejects —
+//!   `http://exa mple.com/`, `index.html` — is an [`EntryError::NotAUrl`],
+//!   the record gets no line), or `-` for a record without a
+//!   `WARC-Target-URI` where the WARC standard makes one optional (`warcinfo`, `metadata`, a type it does not name;
 //!   an ARC file's `filedesc` header is read as a `warcinfo`), listed with
 //!   `--records all` as cdxj-indexer lists it: with no `url`;
 //! - timestamp: the `WARC-Date`'s digits to the second (warcio drops
@@ -280,6 +282,16 @@ pub enum EntryError {
     /// `continuation`: WARC 1.1 §5.3).
     #[error("no WARC-Target-URI")]
     NoUrl,
+    /// The record's `WARC-Target-URI` is not a URL (the WHATWG URL
+    /// parser, which replay systems' canonicalizers follow, fails on it):
+    /// its key and `url` would name nothing a replay system can look up.
+    #[error("WARC-Target-URI {uri:?} is not a URL: {why}")]
+    NotAUrl {
+        /// The URI as recorded.
+        uri: String,
+        /// Why it does not parse.
+        why: String,
+    },
     /// The record has no `WARC-Date`.
     #[error("no WARC-Date")]
     NoDate,
@@ -359,6 +371,14 @@ impl Entry {
         );
         if url.is_none() && !url_optional {
             return Err(EntryError::NoUrl);
+        }
+        if let Some(u) = &url
+            && let Err(e) = spinneret_url::Url::parse(u)
+        {
+            return Err(EntryError::NotAUrl {
+                uri: u.clone(),
+                why: e.to_string(),
+            });
         }
         let timestamp = cdx_timestamp(rec.date.as_deref().ok_or(EntryError::NoDate)?)?;
         let complete = rec.block.len() as u64 == rec.block_len;

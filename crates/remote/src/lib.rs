@@ -16,14 +16,14 @@
 //! resume a cut body at the byte reached, ETag and `Content-Range`
 //! checks), plus what it lacks: `Retry-After` honoured
 //! ([`retry_after`]), the AWS profile files ([`profile`]), and secrets
-//! kept out of every message ([`redact`]).
+//! kept out of every message ([`mod@redact`]).
 //!
 //! Invariants: no byte is handed over twice or after a gap; an object that
 //! changes while it is read (another ETag) or a server that answers a
 //! range with other bytes is an error, never mixed data; every error text
 //! is scrubbed of the URL's userinfo and query and of the environment's
 //! secret keys, and does not name the object (the caller shows
-//! [`redact`]ed names).
+//! [`redact()`]ed names).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -20,7 +20,7 @@ use object_store::client::{
 /// other).
 pub const LONGEST_WAIT: Duration = Duration::from_secs(60);
 
-/// Makes object_store's HTTP clients: reqwest's, behind [`RetryAfter`].
+/// Makes object_store's HTTP clients: reqwest's, behind a client that waits out `Retry-After`.
 #[derive(Debug, Default)]
 pub struct RetryAfterConnector;
 

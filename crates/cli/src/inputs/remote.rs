@@ -6,7 +6,7 @@
 //!
 //! Invariant: the name a remote input is shown under — in messages,
 //! progress, `--stats` and the output fields that name the input — is its
-//! [`redact`](spinneret_remote::redact)ed URL: no userinfo, no query.
+//! [`redact`](spinneret_remote::redact())ed URL: no userinfo, no query.
 
 use std::sync::Arc;
 

@@ -29,7 +29,7 @@ pub enum Source {
     /// streamed.
     #[cfg(feature = "remote")]
     Remote {
-        /// Its URL, as given (shown [`redact`](spinneret_remote::redact)ed).
+        /// Its URL, as given (shown [`redact`](spinneret_remote::redact())ed).
         url: String,
         /// Its size, when a listing gave it.
         size: Option<u64>,
@@ -134,7 +134,7 @@ pub fn expand_input(input: &str, discover: Discover) -> Vec<Source> {
         .collect()
 }
 
-/// A source's name as shown (a remote one [`redact`](spinneret_remote::redact)ed).
+/// A source's name as shown (a remote one [`redact`](spinneret_remote::redact())ed).
 pub fn source_name(s: &Source) -> String {
     match s {
         Source::Warc(p) | Source::Html { path: p, .. } => p.display().to_string(),

@@ -5,7 +5,7 @@
 //! Index lines come from files or standard input: CDXJ (`urlkey timestamp
 //! {json}` with `filename`, `offset`, `length`) or CDX (11 fields, or the
 //! columns a ` CDX …` legend line names: `g` the file, `V` the offset, `S`
-//! the length); or rows of a `.parquet` file ([`rows`]: cc-index's
+//! the length); or rows of a `.parquet` file (`rows.rs`: cc-index's
 //! `warc_filename`, `warc_record_offset`, `warc_record_length`). Each record is read from `--base` (a folder; `filename`
 //! relative to it) with one read of its range, and checked: the range
 //! must hold exactly one WARC record (read by `spinneret-warc`'s reader,
