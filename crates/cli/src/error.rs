@@ -69,6 +69,15 @@ pub enum Error {
     /// give instead.
     #[error("{0}")]
     BinaryToTerminal(String),
+    /// A `get --payload` file could not be written.
+    #[error("--payload {path}: cannot be written")]
+    Payload {
+        /// The file or folder.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
     /// The page of `spinneret tree` cannot be read.
     #[error("{what}: cannot be read")]
     Page {

@@ -450,3 +450,25 @@ def test_python_readers_take_remote_inputs(s3, server, corpus, monkeypatch):
         list(spinneret.warc_index(secret, strict=True))
     assert "pw-hunter2" not in str(e.value) and "SIG123456" not in str(e.value)
     assert "none.warc.gz" in str(e.value)
+
+
+def test_get_payloads_are_what_warcio_decodes(picked, server, corpus, spinneret_bin, tmp_path):
+    from warcio.archiveiterator import ArchiveIterator
+
+    rows, picked_rows, members = picked
+    out = tmp_path / "payloads"
+    code, stdout, err = run(spinneret_bin, ["get", "--base", f"{server.url}/", "--payload", str(out), str(rows)])
+    assert code == 0, err
+    assert stdout == b""
+    index = (out / "index.tsv").read_text().splitlines()
+    assert index[0].split("\t") == ["file", "url", "date", "status", "mime", "filename", "offset", "length"]
+    assert len(index) - 1 == len(picked_rows)
+    for line, (url, name, offset, length) in zip(index[1:], picked_rows):
+        fields = line.split("\t")
+        assert fields[1] == url and fields[5:] == [name, str(offset), str(length)]
+        with open(corpus / name, "rb") as f:
+            f.seek(offset)
+            record = next(iter(ArchiveIterator(f)))
+            want = record.content_stream().read()
+        assert (out / fields[0]).read_bytes() == want, fields
+        assert fields[0].endswith(".html")

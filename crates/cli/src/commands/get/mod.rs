@@ -33,6 +33,7 @@ use clap::Args;
 use rayon::prelude::*;
 use spinneret_index::fetch::{FetchError, Legend, Location, fetch, locate};
 
+mod payload;
 #[cfg(feature = "parquet")]
 mod rows;
 
@@ -66,6 +67,12 @@ pub struct GetArgs {
     /// Write the WARC to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Write each record's payload (the HTTP body, decoded) to a file of
+    /// its own in DIR, `NNNNNN.EXT` in index order, with `index.tsv`
+    /// listing them, instead of a WARC.
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    pub payload: Option<PathBuf>,
 
     /// Skip a record longer than this (suffixes K, M, G), reported as a
     /// bad range.
@@ -130,6 +137,16 @@ pub fn run(
         [] => vec!["-"],
         v => v.iter().map(String::as_str).collect(),
     };
+    let ctx = Ctx {
+        pool: &pool,
+        reader: &reader,
+        args,
+    };
+    let mut payloads = args
+        .payload
+        .as_deref()
+        .map(payload::Payloads::create)
+        .transpose()?;
     let mut closed = false;
     for name in names {
         let index: Arc<str> = Arc::from(name);
@@ -149,7 +166,7 @@ pub fn run(
                     });
                 }
                 if batch.len() == BATCH_LINES
-                    && !write_batch(&pool, &reader, args, &mut batch, &mut w, diag, &mut result)?
+                    && !write_batch(&ctx, &mut batch, &mut w, &mut payloads, diag, &mut result)?
                 {
                     return Ok(false);
                 }
@@ -169,7 +186,7 @@ pub fn run(
                     located,
                 });
                 if batch.len() == BATCH_LINES {
-                    match write_batch(&pool, &reader, args, &mut batch, &mut w, diag, &mut result) {
+                    match write_batch(&ctx, &mut batch, &mut w, &mut payloads, diag, &mut result) {
                         Ok(true) => {}
                         Ok(false) => open = false,
                         Err(e) => failed = Some(e),
@@ -204,8 +221,11 @@ pub fn run(
             break;
         }
     }
-    if !closed && write_batch(&pool, &reader, args, &mut batch, &mut w, diag, &mut result)? {
+    if !closed && write_batch(&ctx, &mut batch, &mut w, &mut payloads, diag, &mut result)? {
         outputs::flush(&mut w)?;
+        if let Some(p) = payloads {
+            p.commit()?;
+        }
     }
     let counts = [
         (result.records, "records"),
@@ -227,17 +247,24 @@ enum Fetched {
     Record(Vec<u8>),
 }
 
+/// What every batch is read with.
+struct Ctx<'a> {
+    pool: &'a rayon::ThreadPool,
+    reader: &'a Ranges,
+    args: &'a GetArgs,
+}
+
 /// Fetches the batch's records on the pool and writes them in order;
 /// `Ok(false)` once the output is closed.
 fn write_batch(
-    pool: &rayon::ThreadPool,
-    reader: &Ranges,
-    args: &GetArgs,
+    ctx: &Ctx<'_>,
     batch: &mut Vec<Line>,
     w: &mut impl Write,
+    payloads: &mut Option<payload::Payloads>,
     diag: &mut dyn Write,
     result: &mut GetResult,
 ) -> Result<bool, Error> {
+    let (reader, pool, args) = (ctx.reader, ctx.pool, ctx.args);
     let read = reader.read(pool, args, batch);
     let fetched: Vec<Fetched> = batch
         .iter()
@@ -272,6 +299,11 @@ fn write_batch(
                 let _ = writeln!(diag, "spinneret: bad range: {what}");
             }
             Fetched::Record(bytes) => {
+                if let (Some(p), Ok(loc)) = (payloads.as_mut(), &line.located) {
+                    result.bytes += p.write(&bytes, loc, args.max_record_size)?;
+                    result.records += 1;
+                    continue;
+                }
                 if !outputs::write(w, &bytes)? {
                     return Ok(false);
                 }
