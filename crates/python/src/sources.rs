@@ -176,11 +176,27 @@ pub(crate) fn source_of(source: &Bound<'_, PyAny>, function: &str) -> PyResult<(
 }
 
 /// The files a manifest lists (paths, one a line, plain or gzip, relative
-/// to the manifest's folder; Common Crawl's `warc.paths.gz`), and its name.
+/// to the manifest's folder; Common Crawl's `warc.paths.gz`; a line that is
+/// a remote URL taken as it is), and its name.
 pub(crate) fn manifest_of(list: &Path) -> PyResult<(Source, String)> {
     let dir = list.parent().map(PathBuf::from).unwrap_or_default();
-    let listed = spinneret_warc::discover::read_path_list(list, &dir)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let text = spinneret_warc::discover::read_list_file(list).map_err(|source| {
+        let e = spinneret_warc::discover::InputError::Io {
+            path: list.display().to_string(),
+            source,
+        };
+        PyValueError::new_err(e.to_string())
+    })?;
+    let listed: Vec<PathBuf> = spinneret_warc::discover::paths_of_list(&text, Path::new(""))
+        .into_iter()
+        .map(|p| {
+            #[cfg(feature = "remote")]
+            if p.to_str().is_some_and(crate::remote::is_remote) {
+                return p;
+            }
+            dir.join(p)
+        })
+        .collect();
     Ok((
         Source::Paths(expand_all(&listed)),
         list.display().to_string(),

@@ -476,3 +476,19 @@ def test_get_payloads_are_what_warcio_decodes(picked, server, corpus, spinneret_
             want = record.content_stream().read()
         assert (out / fields[0]).read_bytes() == want, fields
         assert fields[0].endswith(".html")
+
+
+def test_python_manifest_may_list_urls(server, corpus, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import spinneret
+
+    files = ["pywb/iana.warc.gz", "pywb/example.warc.gz"]
+    manifest = tmp_path / "warc.paths.gz"
+    lines = [f"{server.url}/{files[0]}", str(corpus / files[1])]
+    manifest.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    got = pa.Table.from_batches([pa.record_batch(b) for b in spinneret.warc_links(manifest=manifest)])
+    want = pa.Table.from_batches(
+        [pa.record_batch(b) for b in spinneret.warc_links([str(corpus / f) for f in files])]
+    )
+    assert got.num_rows == want.num_rows > 0
+    assert got.column("target") == want.column("target")
