@@ -6,7 +6,7 @@
 # (local, nginx, moto S3); (4) peers: `aws s3 cp` + local index, warcio streaming the
 # object over HTTP, cdx_toolkit fetch_warc_record and requests+warcio range GETs.
 # Usage: crates/bench/remote/run.sh            (as root; ~15-25 min on 2 cores)
-# Env: BIN (default /tmp/bench-bin/spinneret), BENCH_DIR (default /tmp/bench-remote, ~7 GB),
+# Env: BIN (default target/release/spinneret: cargo build --release -p spinneret-cli), BENCH_DIR (default /tmp/bench-remote, ~7 GB),
 #      REPS (3), LINKS_REPS (3), GB_BIG (5; 0 skips the 5 GB object), KEEP_BIG5=1 keeps it.
 # Needs: apt packages nginx and time (installed if missing), the project venv
 # (target/py-venv: moto, boto3) and a peers venv (awscli, cdx_toolkit, warcio, requests)
@@ -15,7 +15,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
-BIN=${BIN:-/tmp/bench-bin/spinneret}
+BIN=${BIN:-$ROOT/target/release/spinneret}
 R=${BENCH_DIR:-/tmp/bench-remote}
 REPS=${REPS:-3}; LINKS_REPS=${LINKS_REPS:-3}; GB_BIG=${GB_BIG:-5}
 PY=$ROOT/target/py-venv/bin/python
