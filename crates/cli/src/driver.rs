@@ -106,6 +106,12 @@ pub trait Sink<D> {
     }
     /// Writes one item's result; problems go to `report`.
     fn write(&mut self, done: D, report: &mut Report<'_>) -> Result<Flow, Error>;
+    /// Every result of an input, `bytes` long, was written (called in
+    /// order between the results, and after the last input's; a sink of a
+    /// `--resume` run makes its checkpoints here).
+    fn input_done(&mut self, _bytes: u64, _report: &mut Report<'_>) -> Result<Flow, Error> {
+        Ok(Flow::Go)
+    }
     /// After the last result (what the sink held back), unless the run
     /// stopped.
     fn end(&mut self, _report: &mut Report<'_>) -> Result<Flow, Error> {
@@ -145,6 +151,44 @@ impl Report<'_> {
         self.bar.suspend(|| {
             let _ = writeln!(diag, "{line}");
         });
+    }
+}
+
+/// A batch of items on its way to the workers.
+#[derive(Default)]
+struct Batch {
+    items: Vec<Item>,
+    /// The inputs that ended in it: how many of its items come before the
+    /// end, and the input position there.
+    ends: Vec<(usize, u64)>,
+    /// The input position after its last item.
+    pos: u64,
+}
+
+/// The producer's side: items into batches, each sent once full.
+struct Batches {
+    tx: std::sync::mpsc::SyncSender<Batch>,
+    batch: Batch,
+    weight: usize,
+    max_items: usize,
+}
+
+impl inputs::produce::Emit for Batches {
+    fn item(&mut self, item: Item, pos: u64) -> bool {
+        self.weight += item.weight();
+        self.batch.items.push(item);
+        self.batch.pos = pos;
+        if self.batch.items.len() >= self.max_items || self.weight >= BATCH_BYTES {
+            self.weight = 0;
+            self.tx.send(std::mem::take(&mut self.batch)).is_ok()
+        } else {
+            true
+        }
+    }
+
+    fn input_end(&mut self, pos: u64) -> bool {
+        self.batch.ends.push((self.batch.items.len(), pos));
+        true
     }
 }
 
@@ -206,7 +250,7 @@ pub fn drive<J: Job>(
     let mut status = Status::Complete;
 
     let result: Result<u64, Error> = std::thread::scope(|scope| {
-        let (tx, rx) = sync_channel::<(Vec<Item>, u64)>(1);
+        let (tx, rx) = sync_channel::<Batch>(1);
         // With one worker, the producer inflates itself (a second core's
         // work); with more, the workers inflate (see `read_ahead`).
         let workers = (how.threads > 1).then_some(Workers {
@@ -214,32 +258,28 @@ pub fn drive<J: Job>(
             urgent: &urgent,
         });
         let producer = scope.spawn(move || {
-            let mut batch = Vec::new();
-            let mut weight = 0usize;
-            let done = inputs::produce(sources, opts, workers, &mut |item, pos| {
-                weight += item.weight();
-                batch.push(item);
-                if batch.len() >= batch_items || weight >= BATCH_BYTES {
-                    weight = 0;
-                    tx.send((std::mem::take(&mut batch), pos)).is_ok()
-                } else {
-                    true
-                }
-            });
-            if !batch.is_empty() {
-                let _ = tx.send((batch, done));
+            let mut batches = Batches {
+                tx,
+                batch: Batch::default(),
+                weight: 0,
+                max_items: batch_items,
+            };
+            let done = inputs::produce(sources, opts, workers, &mut batches);
+            if !batches.batch.items.is_empty() || !batches.batch.ends.is_empty() {
+                batches.batch.pos = done;
+                let _ = batches.tx.send(batches.batch);
             }
             done
         });
 
         // The batches' results, processed on the pool by their own thread
         // so that the workers go on while this thread writes.
-        let (done_tx, done_rx) = sync_channel::<(Vec<J::Done>, u64)>(1);
+        let (done_tx, done_rx) = sync_channel::<(Vec<J::Done>, Vec<(usize, u64)>, u64)>(1);
         let (pool, urgent) = (&pool, &urgent);
         let processor = scope.spawn(move || {
-            for (batch, pos) in rx.iter() {
+            for Batch { items, ends, pos } in rx.iter() {
                 let results: Vec<J::Done> = pool.install(|| {
-                    batch
+                    items
                         .into_par_iter()
                         .map(|item| {
                             // The reading thread may be waiting for these.
@@ -248,7 +288,7 @@ pub fn drive<J: Job>(
                         })
                         .collect()
                 });
-                if done_tx.send((results, pos)).is_err() {
+                if done_tx.send((results, ends, pos)).is_err() {
                     // The writer stopped: so does the producer, once its
                     // channel's receiver (`rx`, dropped here) is gone.
                     break;
@@ -266,12 +306,29 @@ pub fn drive<J: Job>(
                 bar: &bar,
                 strict: how.strict,
             };
-            for (results, pos) in done_rx.iter() {
-                for done in results {
+            // Where the last input ended.
+            let mut ended = 0u64;
+            for (results, ends, pos) in done_rx.iter() {
+                let mut ends = ends.into_iter().peekable();
+                for (i, done) in results.into_iter().enumerate() {
+                    while let Some((_, at)) = ends.next_if(|&(before, _)| before == i) {
+                        if let Flow::Stop(s) = sink.input_done(at - ended, &mut report)? {
+                            status = s;
+                            return Ok(());
+                        }
+                        ended = at;
+                    }
                     if let Flow::Stop(s) = sink.write(done, &mut report)? {
                         status = s;
                         return Ok(());
                     }
+                }
+                for (_, at) in ends {
+                    if let Flow::Stop(s) = sink.input_done(at - ended, &mut report)? {
+                        status = s;
+                        return Ok(());
+                    }
+                    ended = at;
                 }
                 bar.set_position(pos);
                 if let Some(msg) = sink.progress(start.elapsed().as_secs_f64().max(1e-9)) {

@@ -128,6 +128,25 @@ pub enum Error {
     /// it as clap says its own, exit code 2).
     #[error("{0}")]
     Usage(&'static str),
+    /// `--resume` cannot go on in its folder (another command's run, a
+    /// folder in use).
+    #[error("--resume {dir}: {what}")]
+    Resume {
+        /// The resume folder.
+        dir: String,
+        /// Why.
+        what: String,
+    },
+    /// A file of a `--resume` folder cannot be read or written (the
+    /// folder stays: the same command goes on once the cause is gone).
+    #[error("--resume {path}")]
+    ResumeFile {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// No input given.
     #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
     NoInput,

@@ -47,6 +47,32 @@ pub struct Threads {
     pub threads: usize,
 }
 
+/// `--resume` and `--checkpoint-every`: a long run that can be stopped —
+/// `kill -9` included — and started again (see `outputs::resume`).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ResumeArgs {
+    /// Make the run resumable: it works in a folder beside `-o FILE`
+    /// (`.FILE.spinneret-resume`) with a journal of the inputs it
+    /// finished, so that the same command, run again after a stop, goes on
+    /// from the last checkpoint, reads only the inputs not finished, and
+    /// ends with the output an uninterrupted run makes, byte for byte.
+    /// Needs -o; not with standard input.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
+    /// With --resume: a checkpoint at the end of the first input after
+    /// this much input (K, M, G) since the last one. Parquet output is
+    /// written in a part per checkpoint, so its row groups also end there.
+    #[arg(
+        long,
+        value_name = "SIZE",
+        default_value = "256M",
+        value_parser = parse_size,
+        requires = "resume"
+    )]
+    pub checkpoint_every: u64,
+}
+
 /// A built-in profile's name (`--profile`), checked.
 pub fn parse_profile(s: &str) -> Result<String, String> {
     spinneret_canon::Profile::builtin(s)

@@ -27,6 +27,8 @@ mod layout;
 mod outputs;
 #[path = "parquet.rs"]
 mod parquet;
+#[path = "resume.rs"]
+mod resume;
 #[path = "streamed.rs"]
 mod streamed;
 #[path = "text.rs"]

@@ -34,6 +34,14 @@
 //!   in [`SortOptions::temp_dir`] (default [`std::env::temp_dir`]) and
 //!   removed with its files when the sorter is dropped: after `finish`,
 //!   after an error, or without `finish`.
+//! - **Runs that outlive the sorter** (a resumable run, `index --resume`):
+//!   [`ExternalSorter::persist`] spills what is held and moves the runs
+//!   spilled so far into a folder of the caller's, synced to disk;
+//!   [`ExternalSorter::adopt`] gives such runs to a new sorter after a
+//!   stop. Both sorters read them and neither removes them (the merge
+//!   removes only runs in its private folder): the caller removes them
+//!   once the output is whole. Since the output is the multiset of lines
+//!   in byte order, it does not depend on where the runs were cut.
 //!
 //! # Invariants
 //!
@@ -228,6 +236,48 @@ impl ExternalSorter {
         Ok(())
     }
 
+    /// Takes sorted runs written before by [`ExternalSorter::persist`]
+    /// (one line and a `'\n'` each, in byte order): merged with the rest
+    /// at [`ExternalSorter::finish`], read but never removed.
+    pub fn adopt(&mut self, runs: Vec<PathBuf>) {
+        self.runs.splice(0..0, runs);
+    }
+
+    /// Makes every line taken since the last call durable, for a run that
+    /// may be stopped and resumed: the held lines are spilled, and the runs
+    /// this sorter spilled itself are moved into `dir`, named `NNNNNN` from
+    /// `first` on, and synced to disk. The sorter goes on reading them,
+    /// but never removes them (as [`ExternalSorter::adopt`]ed runs); their
+    /// paths are returned, in order.
+    pub fn persist(&mut self, dir: &Path, first: usize) -> Result<Vec<PathBuf>, SortError> {
+        if !self.index.is_empty() {
+            self.spill()?;
+        }
+        let mut kept = Vec::new();
+        let own = self.temp.as_ref().map(|t| t.path().to_owned());
+        for run in &mut self.runs {
+            if !own.as_ref().is_some_and(|own| run.starts_with(own)) {
+                continue;
+            }
+            let to = dir.join(format!("{:06}", first + kept.len()));
+            move_file(run, &to)
+                .and_then(|()| File::open(&to)?.sync_all())
+                .map_err(|source| SortError::Io {
+                    path: to.clone(),
+                    source,
+                })?;
+            run.clone_from(&to);
+            kept.push(to);
+        }
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|source| SortError::Io {
+                path: dir.to_owned(),
+                source,
+            })?;
+        Ok(kept)
+    }
+
     /// Gives every line pushed to `sink`, in byte order, without `'\n'`,
     /// duplicates kept.
     ///
@@ -402,7 +452,12 @@ impl ExternalSorter {
                 let path = self.run_path()?;
                 let peak = merge_to_file(group, buffer, &path)?;
                 self.note(peak);
-                for p in group {
+                // (Runs of its own only: adopted ones are kept.)
+                let own = self.temp.as_ref().map(|t| t.path());
+                for p in group
+                    .iter()
+                    .filter(|p| own.is_some_and(|own| p.starts_with(own)))
+                {
                     std::fs::remove_file(p).map_err(|source| SortError::Io {
                         path: p.clone(),
                         source,
@@ -417,6 +472,17 @@ impl ExternalSorter {
         }
         self.runs = merged;
         Ok(())
+    }
+}
+
+/// Moves a file, copying it when it is on another file system.
+fn move_file(from: &Path, to: &Path) -> io::Result<()> {
+    match std::fs::rename(from, to) {
+        Err(e) if e.kind() == io::ErrorKind::CrossesDevices => {
+            std::fs::copy(from, to)?;
+            std::fs::remove_file(from)
+        }
+        r => r,
     }
 }
 
@@ -651,6 +717,53 @@ mod tests {
         );
         assert!(is_empty_dir(dir.path()), "temporary folder left behind");
         stats
+    }
+
+    #[test]
+    fn persisted_runs_survive_a_stop_and_merge_with_the_rest_unremoved() {
+        // Lines pushed in three stretches, persisted after each of the
+        // first two (as a resumable run's checkpoints); the sorter of the
+        // first two stretches is dropped (a stop) and a new one adopts the
+        // kept runs and takes the third: the output is the sort of all.
+        let mut rng = Rng(5);
+        let lines = random_lines(&mut rng, 6000, 40);
+        let kept_dir = parent();
+        let spill_dir = parent();
+        let opts = SortOptions {
+            memory: 8 * 1024, // small: the sorter spills runs of its own too
+            temp_dir: Some(spill_dir.path().to_path_buf()),
+        };
+        let mut kept = Vec::new();
+        let mut sorter = ExternalSorter::new(opts.clone());
+        for stretch in lines[..4000].chunks(2000) {
+            for line in stretch {
+                sorter.push(line).unwrap();
+            }
+            kept.extend(sorter.persist(kept_dir.path(), kept.len()).unwrap());
+        }
+        // Lines after the last persist are lost with the stop.
+        sorter.push(b"lost").unwrap();
+        drop(sorter);
+        assert!(kept.len() > 2, "{}", kept.len());
+        assert!(is_empty_dir(spill_dir.path()));
+
+        let mut sorter = ExternalSorter::new(opts);
+        sorter.adopt(kept.clone());
+        for line in &lines[4000..] {
+            sorter.push(line).unwrap();
+        }
+        let mut out = Vec::new();
+        sorter
+            .finish(&mut |l: &[u8]| {
+                out.push(l.to_vec());
+                Ok(())
+            })
+            .unwrap();
+        let mut expected = lines.clone();
+        expected.sort();
+        assert!(out == expected, "output differs from sort()");
+        assert!(kept.iter().all(|p| p.exists()), "a kept run was removed");
+        assert!(is_empty_dir(spill_dir.path()));
     }
 
     #[test]

@@ -61,6 +61,24 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    /// The flags that decide what is read, for a `--resume` journal's
+    /// command: without those that only decide how (remote timeouts,
+    /// retries, request sizes).
+    pub fn for_resume(&self) -> InputArgs {
+        #[allow(unused_mut)]
+        let mut a = self.clone();
+        #[cfg(feature = "remote")]
+        {
+            let defaults = super::remote::RemoteArgs::default();
+            a.remote = super::remote::RemoteArgs {
+                no_sign_request: a.remote.no_sign_request,
+                s3_endpoint: a.remote.s3_endpoint.take(),
+                ..defaults
+            };
+        }
+        a
+    }
+
     /// What a directory's walk takes: files named like WARC/ARC files
     /// (and, with `--sniff`, those whose content is).
     pub fn discover(&self) -> Discover {

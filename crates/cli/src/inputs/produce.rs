@@ -12,9 +12,28 @@ use super::read::{PARALLEL_READ_FROM, read_html_limited, read_html_limited_on};
 use super::source::{Item, Source};
 use crate::read_ahead::Workers;
 
-/// Produces every item of `sources` in order, calling `emit` with each and
-/// its input position in bytes (over all sources; compressed bytes for
-/// WARC files). Stops early when `emit` returns `false`. Streams WARC files
+/// Where the producer's items go, in order.
+pub trait Emit {
+    /// The next item, and the input position in bytes after it (over all
+    /// sources; compressed bytes for WARC files); `false` stops the
+    /// producer.
+    fn item(&mut self, item: Item, pos: u64) -> bool;
+    /// Every item of the input just read was given, `pos` the position
+    /// after it; `false` stops the producer.
+    fn input_end(&mut self, _pos: u64) -> bool {
+        true
+    }
+}
+
+impl<F: FnMut(Item, u64) -> bool> Emit for F {
+    fn item(&mut self, item: Item, pos: u64) -> bool {
+        self(item, pos)
+    }
+}
+
+/// Produces every item of `sources` in order, giving `emit` each and its
+/// input position, and the end of each input. Stops early when `emit`
+/// returns `false`. Streams WARC files
 /// and standard input; with `workers`, their gzip members are inflated by
 /// the workers ([`crate::read_ahead`]), else on this thread. Returns the
 /// input bytes read.
@@ -22,7 +41,7 @@ pub fn produce(
     sources: &[Source],
     opts: Options,
     workers: Option<Workers<'_>>,
-    emit: &mut dyn FnMut(Item, u64) -> bool,
+    emit: &mut dyn Emit,
 ) -> u64 {
     let mut base = 0u64;
     for s in sources {
@@ -32,14 +51,14 @@ pub fn produce(
                     file: Arc::from(name.as_str()),
                     what: what.clone(),
                 };
-                if !emit(item, base) {
+                if !emit.item(item, base) {
                     return base;
                 }
             }
             Source::Html { path, url } => {
                 let item = page_item(path, url, opts.max_record_size, workers);
                 base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                if !emit(item, base) {
+                if !emit.item(item, base) {
                     return base;
                 }
             }
@@ -47,7 +66,7 @@ pub fn produce(
                 for (path, url) in v {
                     let item = page_item(path, url, opts.max_record_size, workers);
                     base += std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                    if !emit(item, base) {
+                    if !emit.item(item, base) {
                         return base;
                     }
                 }
@@ -62,7 +81,7 @@ pub fn produce(
                             file,
                             what: e.to_string(),
                         };
-                        if !emit(item, base) {
+                        if !emit.item(item, base) || !emit.input_end(base) {
                             return base;
                         }
                         continue;
@@ -83,6 +102,9 @@ pub fn produce(
                 }
                 base += read;
             }
+        }
+        if !emit.input_end(base) {
+            return base;
         }
     }
     base
@@ -118,7 +140,7 @@ fn records_of(
     mut records: Reader<'_>,
     file: &Arc<str>,
     base: u64,
-    emit: &mut dyn FnMut(Item, u64) -> bool,
+    emit: &mut dyn Emit,
 ) -> (u64, Option<u64>) {
     let mut held: Option<Record> = None;
     // The held record, emitted with its end: where the run stopped if
@@ -126,7 +148,7 @@ fn records_of(
     let release = |held: &mut Option<Record>,
                    end: u64,
                    container: Container,
-                   emit: &mut dyn FnMut(Item, u64) -> bool|
+                   emit: &mut dyn Emit|
      -> Option<u64> {
         let record = held.take()?;
         let off = record.offset;
@@ -136,7 +158,7 @@ fn records_of(
             end,
             container,
         };
-        (!emit(item, base + off)).then_some(base + off)
+        (!emit.item(item, base + off)).then_some(base + off)
     };
     // Not a `for` loop: the container is asked of the reader between items.
     #[allow(clippy::while_let_on_iterator)]
@@ -156,7 +178,7 @@ fn records_of(
                     offset: Some(off),
                     what: e.to_string(),
                 };
-                if !emit(item, base + off) {
+                if !emit.item(item, base + off) {
                     return (records.bytes_read(), Some(base + off));
                 }
             }
@@ -238,7 +260,7 @@ mod tests {
                 ..Options::default()
             };
             let mut items = Vec::new();
-            produce(&sources, opts, None, &mut |item, _| {
+            produce(&sources, opts, None, &mut |item: Item, _: u64| {
                 items.push(item);
                 true
             });
@@ -262,7 +284,7 @@ mod tests {
             &[Source::Warc(d.join("w.warc"))],
             Options::default(),
             None,
-            &mut |item, _| {
+            &mut |item: Item, _: u64| {
                 kinds.push(match item {
                     Item::Record { .. } => "record",
                     Item::Bad { .. } => "bad",

@@ -10,13 +10,16 @@
 //! under an output's final name (`-o`, `--stats`) is a whole output — a run
 //! that fails, or is stopped by a signal, leaves what was there before.
 
+pub mod parts;
 pub mod pending;
+pub mod resume;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
 use crate::Error;
 use pending::PendingFile;
+use resume::Resume;
 
 /// A run's output: standard output, or the `-o` file, pending until
 /// [`Output::finish`].
@@ -107,6 +110,38 @@ pub fn run_to<R>(
     if let Some(path) = path {
         out.finish(path)?;
     }
+    Ok(result)
+}
+
+/// Runs a `--resume` command as the binary does ([`run_to`]'s resumable
+/// twin): `run` given the resume folder's output file and the run's
+/// [`Resume`]; the output is put in place under `path` once `run` returns,
+/// and the folder removed. An error keeps the folder, for the same command
+/// to go on.
+pub fn run_resumable<R>(
+    path: &Path,
+    every: u64,
+    run: impl FnOnce(&mut dyn Write, &mut Resume, &mut dyn Write, bool) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let mut resume = Resume::open(path, every)?;
+    let mut out = resume.writer()?;
+    let result = run(&mut out, &mut resume, &mut io::stderr(), progress_shown()).map_err(|e| {
+        let _ = writeln!(
+            io::stderr(),
+            "spinneret: the run's journal stays in {}: the same command goes on from its last checkpoint",
+            resume::folder(path).display()
+        );
+        match e {
+            Error::Output(source) => Error::Write {
+                path: path.display().to_string(),
+                source,
+            },
+            e => e,
+        }
+    })?;
+    out.flush().map_err(Error::Output)?;
+    drop(out);
+    resume.finish(path)?;
     Ok(result)
 }
 

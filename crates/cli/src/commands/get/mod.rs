@@ -324,6 +324,8 @@ enum Ranges {
 }
 
 impl Ranges {
+    /// Remote ranges when `--base` is a URL (with the `remote` feature).
+    #[cfg_attr(not(feature = "remote"), allow(unused_variables))]
     fn new(args: &GetArgs) -> Result<Ranges, Error> {
         #[cfg(feature = "remote")]
         if let Some(base) = args

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use spinneret_index::entry::{Fields, RecordTypes};
 
-use crate::flags::{Threads, parse_size};
+use crate::flags::{ResumeArgs, Threads, parse_size};
 use crate::inputs::InputArgs;
 
 /// Index line formats.
@@ -112,6 +112,26 @@ pub struct IndexArgs {
     /// replay cannot seek to (exit code 2).
     #[arg(long)]
     pub strict: bool,
+
+    /// `--resume` and `--checkpoint-every` (with -o; the sorted runs of the
+    /// finished inputs are kept in the resume folder).
+    #[command(flatten)]
+    pub resumable: ResumeArgs,
+}
+
+impl IndexArgs {
+    /// The command as a `--resume` journal names it: its flags that shape
+    /// the output (not the sort's memory and folder, or `--threads`).
+    pub fn resume_key(&self) -> String {
+        let a = IndexArgs {
+            input: self.input.for_resume(),
+            memory: 0,
+            temp_dir: None,
+            workers: Threads { threads: 0 },
+            ..self.clone()
+        };
+        format!("index {a:?}")
+    }
 }
 
 fn parse_fields(s: &str) -> Result<Fields, String> {

@@ -19,6 +19,7 @@ use spinneret_index::zipnum::{ZipNumOptions, ZipNumWriter};
 use super::args::{IndexArgs, IndexFormat};
 use super::job::Done;
 use super::result::IndexResult;
+use super::resume::IndexResume;
 use crate::Error;
 use crate::columnar::{self, BatchWriter, STREAM_BATCH_BYTES, STREAM_BATCH_ROWS};
 use crate::driver::{Flow, Report, Sink, Status};
@@ -46,6 +47,10 @@ pub struct IndexSink<'a, 'o> {
     /// Files reported as not seekable.
     pub(super) warned: HashSet<Arc<str>>,
     pub(super) result: IndexResult,
+    /// A `--resume` run's files.
+    pub(super) resume: Option<IndexResume<'a>>,
+    /// The run goes on from a checkpoint (the CDX header is written).
+    pub(super) resumed: bool,
 }
 
 impl IndexSink<'_, '_> {
@@ -145,6 +150,7 @@ impl Sink<Done> for IndexSink<'_, '_> {
     fn begin(&mut self) -> Result<Flow, Error> {
         if self.args.format == IndexFormat::Cdx11
             && self.args.zipnum.is_none()
+            && !self.resumed
             && let Lines::Direct(w) = &mut self.lines
         {
             return match writeln!(w, "{CDX11_HEADER}") {
@@ -199,6 +205,27 @@ impl Sink<Done> for IndexSink<'_, '_> {
         };
         let settled = self.settler.record(file, offset, entry);
         self.emit_all(settled, report)
+    }
+
+    fn input_done(&mut self, bytes: u64, report: &mut Report<'_>) -> Result<Flow, Error> {
+        // The records of two inputs are never joined or neighbours.
+        let settled = self.settler.separate();
+        if let Flow::Stop(s) = self.emit_all(settled, report)? {
+            return Ok(Flow::Stop(s));
+        }
+        if let Some(r) = &mut self.resume
+            && r.due(bytes)
+        {
+            // Everything out: the lines flushed, the sorted runs
+            // persisted, or the Parquet part sealed; then the journal.
+            match &mut self.lines {
+                Lines::Direct(w) => w.flush().map_err(Error::Output)?,
+                Lines::Sorted(sorter, _) => r.persist(sorter)?,
+                Lines::Parquet(parquet, out) => r.seal(parquet, &mut **out)?,
+            }
+            r.checkpoint(&self.result)?;
+        }
+        Ok(Flow::Go)
     }
 
     fn end(&mut self, report: &mut Report<'_>) -> Result<Flow, Error> {

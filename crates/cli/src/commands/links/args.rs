@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::format::LineFormat;
-use crate::flags::{ProfileArgs, Threads, parse_profile, parse_size};
+use crate::flags::{ProfileArgs, ResumeArgs, Threads, parse_profile, parse_size};
 use crate::inputs::InputArgs;
 
 /// Output format of `spinneret links`.
@@ -99,6 +99,25 @@ pub struct LinksArgs {
     /// Make a bad record fatal (exit code 2).
     #[arg(long)]
     pub strict: bool,
+
+    /// `--resume` and `--checkpoint-every`.
+    #[command(flatten)]
+    pub resumable: ResumeArgs,
+}
+
+impl LinksArgs {
+    /// The command as a `--resume` journal names it: its flags that shape
+    /// the output.
+    pub fn resume_key(&self) -> String {
+        let a = LinksArgs {
+            input: self.input.for_resume(),
+            stats: None,
+            workers: Threads { threads: 0 },
+            batch: 0,
+            ..self.clone()
+        };
+        format!("links {a:?}")
+    }
 }
 
 #[cfg(test)]

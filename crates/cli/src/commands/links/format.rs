@@ -306,12 +306,34 @@ fn push_quoted(out: &mut impl RowText, open: &'static str, v: &str) {
 #[derive(Debug, Default)]
 pub struct Unique {
     seen: HashSet<KeyHash>,
+    /// With `--resume`: the keys first seen since the last checkpoint, for
+    /// its file of keys.
+    fresh: Option<Vec<KeyHash>>,
 }
 
 impl Unique {
     /// Whether `key` is new (and remembers it).
     pub fn first(&mut self, key: KeyHash) -> bool {
-        self.seen.insert(key)
+        let new = self.seen.insert(key);
+        if new && let Some(fresh) = &mut self.fresh {
+            fresh.push(key);
+        }
+        new
+    }
+
+    /// The set of a `--resume` run, holding `seen` (the keys of the
+    /// checkpoint it goes on from), which keeps the new keys for
+    /// [`Unique::take_fresh`].
+    pub fn resumable(seen: impl IntoIterator<Item = KeyHash>) -> Unique {
+        Unique {
+            seen: seen.into_iter().collect(),
+            fresh: Some(Vec::new()),
+        }
+    }
+
+    /// The keys first seen since the last call.
+    pub fn take_fresh(&mut self) -> Vec<KeyHash> {
+        self.fresh.as_mut().map(std::mem::take).unwrap_or_default()
     }
 }
 

@@ -41,6 +41,7 @@ pub mod parquet;
 #[cfg(not(feature = "parquet"))]
 #[path = "parquet_absent.rs"]
 pub mod parquet;
+pub mod resume;
 pub mod sink;
 pub mod stats;
 
@@ -53,6 +54,7 @@ pub use args::{Format, LinksArgs};
 use format::Unique;
 use job::{LinksJob, Render};
 use parquet::ParquetOut;
+use resume::LinksResume;
 use sink::LinksSink;
 pub use stats::Stats;
 
@@ -60,6 +62,8 @@ use crate::Error;
 use crate::columnar;
 use crate::driver::{self, Drive, Status};
 use crate::inputs;
+use crate::outputs::parts::PartsOut;
+use crate::outputs::resume::Resume;
 use crate::outputs::{self, Binary};
 
 impl RunResult {
@@ -91,8 +95,36 @@ pub fn run(
     diag: &mut dyn Write,
     progress: bool,
 ) -> Result<RunResult, Error> {
+    run_on(args, out, None, diag, progress)
+}
+
+/// [`run`], resumable when given the run's [`Resume`] (`--resume`: `out`
+/// is then the resume folder's output file).
+fn run_on(
+    args: &LinksArgs,
+    out: &mut dyn Write,
+    resume: Option<&mut Resume>,
+    diag: &mut dyn Write,
+    progress: bool,
+) -> Result<RunResult, Error> {
     let start = Instant::now();
     let sources = (args.input).sources_with_page(args.html.as_deref(), args.url.as_deref())?;
+    let (resume, restored_stats, unique) = match resume {
+        Some(r) => {
+            let restored = LinksResume::start(r, args, &sources)?;
+            (Some(restored.resume), restored.stats, restored.unique)
+        }
+        None => (None, None, Unique::default()),
+    };
+    let skip = resume.as_ref().map_or(0, |r| r.skipped());
+    let bytes_before = resume.as_ref().map_or(0, |r| r.bytes_before());
+    let parts = resume.as_ref().and_then(|r| r.parts.clone());
+    // Parquet rows of a resumable run go into its parts.
+    let mut parts_out = parts.clone().map(PartsOut);
+    let target: &mut dyn Write = match &mut parts_out {
+        Some(p) => p,
+        None => &mut *out,
+    };
     let profile = args.profile_args.build(&args.profile)?;
     let plain_whatwg = profile.engine == spinneret_canon::Engine::Whatwg
         && profile.rules == spinneret_canon::RuleSet::EMPTY
@@ -112,37 +144,64 @@ pub fn run(
         strict: args.strict,
         progress,
     };
+    let resumed = restored_stats.is_some();
     let mut sink = LinksSink {
         args,
         render,
-        w: BufWriter::with_capacity(1 << 16, out),
-        unique: Unique::default(),
+        w: BufWriter::with_capacity(1 << 16, target),
+        unique,
         parquet: match args.format {
             Format::Parquet => Some(ParquetOut::new().map_err(Error::Parquet)?),
             Format::Jsonl | Format::Tsv => None,
         },
-        stats: Stats {
+        stats: restored_stats.unwrap_or_else(|| Stats {
             inputs: inputs::count(&sources),
             ..Stats::default()
-        },
+        }),
+        resume,
+        resumed,
     };
-    let driven = driver::drive(&sources, &LinksJob { render }, &mut sink, &how, diag)?;
-    let LinksSink {
-        mut w,
-        parquet,
-        mut stats,
-        ..
-    } = sink;
+    let driven = driver::drive(
+        &sources[skip..],
+        &LinksJob { render },
+        &mut sink,
+        &how,
+        diag,
+    )?;
     let mut status = driven.status;
-    stats.bytes = driven.bytes;
-    if status != Status::OutputClosed
-        && let Some(p) = parquet
-        && !columnar::parquet_written(p.finish(&mut w))?
-    {
-        status = Status::OutputClosed;
+    if let Some(parts) = &parts {
+        // The last part, then the parts joined into the output.
+        resume::seal_part(&mut sink.parquet, &mut sink.w, parts)?;
     }
-    if status != Status::OutputClosed && !outputs::flush(&mut w)? {
-        status = Status::OutputClosed;
+    let (mut w, parquet, mut stats) = {
+        // The rest of the sink ends here, its borrow of the output with it.
+        let sink = sink;
+        let LinksSink {
+            w, parquet, stats, ..
+        } = sink;
+        (w, parquet, stats)
+    };
+    stats.bytes = bytes_before + driven.bytes;
+    if let Some(parts) = &parts {
+        drop(w);
+        let parts = parts.borrow();
+        let joined = if parts.count() == 0 {
+            // No rows at all: the file of none.
+            parquet.map_or(Ok(()), |p| p.finish(&mut *out))
+        } else {
+            parts.join(&mut *out)
+        };
+        joined.map_err(Error::Parquet)?;
+    } else {
+        if status != Status::OutputClosed
+            && let Some(p) = parquet
+            && !columnar::parquet_written(p.finish(&mut w))?
+        {
+            status = Status::OutputClosed;
+        }
+        if status != Status::OutputClosed && !outputs::flush(&mut w)? {
+            status = Status::OutputClosed;
+        }
     }
     stats.stopped = status.stopped();
     stats.finish(start.elapsed());
@@ -157,6 +216,13 @@ pub fn run(
 /// output (Parquet refused on a terminal), problems and the summary to
 /// standard error; the exit code.
 pub fn exec(args: &LinksArgs) -> Result<u8, Error> {
+    if let (true, Some(path)) = (args.resumable.resume, &args.output) {
+        let every = args.resumable.checkpoint_every;
+        let run = |out: &mut dyn Write, resume: &mut Resume, diag: &mut dyn Write, progress| {
+            run_on(args, out, Some(resume), diag, progress)
+        };
+        return Ok(outputs::run_resumable(path, every, run)?.exit_code());
+    }
     let binary = (args.format == Format::Parquet).then_some(Binary::PARQUET);
     let run = |out: &mut dyn Write, diag: &mut dyn Write, progress| run(args, out, diag, progress);
     Ok(outputs::run_to(args.output.as_deref(), binary, run)?.exit_code())

@@ -28,6 +28,8 @@ pub struct ParquetOut {
     writer: ArrowWriter<Vec<u8>>,
     /// A streamed page's rows not yet written.
     stream: LinkColumns,
+    /// Rows written.
+    rows: u64,
 }
 
 impl std::fmt::Debug for ParquetOut {
@@ -57,6 +59,7 @@ impl ParquetOut {
         Ok(ParquetOut {
             writer: ArrowWriter::try_new(Vec::new(), schema(), Some(props))?,
             stream: LinkColumns::new(),
+            rows: 0,
         })
     }
 
@@ -79,9 +82,15 @@ impl ParquetOut {
         };
         if batch.num_rows() > 0 {
             self.writer.write(batch)?;
+            self.rows += batch.num_rows() as u64;
             self.pass_on(out)?;
         }
         Ok(batch.num_rows())
+    }
+
+    /// The rows taken so far (written, or streamed and held).
+    pub fn rows(&self) -> u64 {
+        self.rows + self.stream.rows() as u64
     }
 
     /// Writes the streamed rows held (`--unique` was applied as they came).

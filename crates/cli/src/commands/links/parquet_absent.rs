@@ -32,6 +32,11 @@ impl ParquetOut {
     }
 
     /// Unreachable: there is no `ParquetOut`.
+    pub fn rows(&self) -> u64 {
+        match *self {}
+    }
+
+    /// Unreachable: there is no `ParquetOut`.
     pub fn write_stream(&mut self, _: &mut dyn Write) -> Result<(), ParquetOutError> {
         match *self {}
     }

@@ -12,6 +12,7 @@ use super::args::{Format, LinksArgs};
 use super::format::{Spill, TSV_HEADER, Unique};
 use super::job::{Class, Done, LineOut, Lines, Outcome, Render, process_into};
 use super::parquet::ParquetOut;
+use super::resume::LinksResume;
 use super::stats::Stats;
 use crate::Error;
 use crate::columnar::{self, ParquetOutError};
@@ -104,11 +105,15 @@ pub struct LinksSink<'a, 'o> {
     pub(super) unique: Unique,
     pub(super) parquet: Option<ParquetOut>,
     pub(super) stats: Stats,
+    /// A `--resume` run's files.
+    pub(super) resume: Option<LinksResume<'a>>,
+    /// The run goes on from a checkpoint (the TSV header is written).
+    pub(super) resumed: bool,
 }
 
 impl Sink<Done> for LinksSink<'_, '_> {
     fn begin(&mut self) -> Result<Flow, Error> {
-        if self.args.format == Format::Tsv {
+        if self.args.format == Format::Tsv && !self.resumed {
             return Ok(driver::open_flow(outputs::write(
                 &mut self.w,
                 format!("{TSV_HEADER}\n").as_bytes(),
@@ -205,6 +210,14 @@ impl Sink<Done> for LinksSink<'_, '_> {
                 return Ok(Flow::Stop(Status::OutputClosed));
             }
             self.stats.links_written += 1;
+        }
+        Ok(Flow::Go)
+    }
+
+    fn input_done(&mut self, bytes: u64, _: &mut Report<'_>) -> Result<Flow, Error> {
+        if let Some(r) = &mut self.resume {
+            let (unique, stats) = (&mut self.unique, &self.stats);
+            r.input_done(bytes, &mut self.parquet, &mut self.w, unique, stats)?;
         }
         Ok(Flow::Go)
     }

@@ -4,20 +4,27 @@
 //! [`Outcome`]s, so they do not depend on `--threads` (only the timing
 //! fields do).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use spinneret_extract::{KindCounts, LinkKind};
 
 use super::job::{Class, Outcome, PageStats};
 
-/// Everything `--stats` reports.
-#[derive(Debug, Default, Clone, Serialize)]
+/// Counts by name (a record type, a link kind, an encoding): the names
+/// are the program's own, borrowed, until a `--resume` run reads them back
+/// from its journal.
+pub type Counts = BTreeMap<Cow<'static, str>, u64>;
+
+/// Everything `--stats` reports (and a `--resume` checkpoint keeps).
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Stats {
     /// Input sources: WARC/ARC files, `-`, the `--html` file, manifest rows.
     pub inputs: u64,
     /// Records (and HTML files, as `html-file`) by type.
-    pub records: BTreeMap<&'static str, u64>,
+    pub records: Counts,
     /// HTML pages whose links were extracted.
     pub html_pages: u64,
     /// Non-HTML records whose `Location`/`Link` headers gave links.
@@ -31,17 +38,17 @@ pub struct Stats {
     /// Links extracted (before `--unique`).
     pub links: u64,
     /// Links extracted, by kind (`LinkKind::as_str`).
-    pub links_by_kind: BTreeMap<&'static str, u64>,
+    pub links_by_kind: Counts,
     /// Lines written (after `--unique`).
     pub links_written: u64,
     /// Links whose URL did not parse.
     pub parse_failures: u64,
     /// Links whose URL did not parse, by kind.
-    pub parse_failures_by_kind: BTreeMap<&'static str, u64>,
+    pub parse_failures_by_kind: Counts,
     /// Encoding decisions by the step that made them (BOM, HTTP, meta, …).
-    pub encoding_steps: BTreeMap<&'static str, u64>,
+    pub encoding_steps: Counts,
     /// Encodings used.
-    pub encodings: BTreeMap<&'static str, u64>,
+    pub encodings: Counts,
     /// Pages where a late `<meta>` changed the encoding.
     pub encoding_changes: u64,
     /// Pages decoded and tokenized twice.
@@ -58,14 +65,15 @@ pub struct Stats {
     /// Input megabytes (10^6 bytes) per second.
     pub mb_per_s: f64,
     /// Why the run stopped early: `output closed`, `strict`.
+    #[serde(skip_deserializing)]
     pub stopped: Option<&'static str>,
 }
 
-fn add_kinds(map: &mut BTreeMap<&'static str, u64>, counts: &KindCounts) {
+fn add_kinds(map: &mut Counts, counts: &KindCounts) {
     for k in LinkKind::ALL {
         let n = counts.get(k) as u64;
         if n > 0 {
-            *map.entry(k.as_str()).or_default() += n;
+            *map.entry(Cow::Borrowed(k.as_str())).or_default() += n;
         }
     }
 }
@@ -81,15 +89,21 @@ impl Stats {
     /// Counts one outcome.
     pub fn add(&mut self, o: &Outcome) {
         if !matches!(o.class, Class::Bad(_) | Class::Unreadable(_)) {
-            *self.records.entry(o.record_type).or_default() += 1;
+            *self
+                .records
+                .entry(Cow::Borrowed(o.record_type))
+                .or_default() += 1;
         }
         self.body_errors += o.body_error as u64;
         match &o.class {
             Class::Html(p) => {
                 self.html_pages += 1;
                 self.add_page(p);
-                *self.encoding_steps.entry(p.step).or_default() += 1;
-                *self.encodings.entry(p.encoding).or_default() += 1;
+                *self
+                    .encoding_steps
+                    .entry(Cow::Borrowed(p.step))
+                    .or_default() += 1;
+                *self.encodings.entry(Cow::Borrowed(p.encoding)).or_default() += 1;
                 self.encoding_changes += p.encoding_changed as u64;
                 self.restarts += p.restarted as u64;
             }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::wet::WarcDate;
-use crate::flags::{Threads, parse_size};
+use crate::flags::{ResumeArgs, Threads, parse_size};
 use crate::inputs::InputArgs;
 
 /// Output format of `spinneret text`.
@@ -99,9 +99,25 @@ pub struct TextArgs {
     /// Stop at the first damaged record or unreadable input (exit code 2).
     #[arg(long)]
     pub strict: bool,
+
+    /// `--resume` and `--checkpoint-every` (with -o; a resumed WET file
+    /// keeps the first run's date).
+    #[command(flatten)]
+    pub resumable: ResumeArgs,
 }
 
 impl TextArgs {
+    /// The command as a `--resume` journal names it: its flags that shape
+    /// the output.
+    pub fn resume_key(&self) -> String {
+        let a = TextArgs {
+            input: self.input.for_resume(),
+            workers: Threads { threads: 0 },
+            ..self.clone()
+        };
+        format!("text {a:?}")
+    }
+
     /// The text's form: Markdown with `--markdown` or `--format markdown`.
     pub fn text_format(&self) -> spinneret_text::Format {
         if self.markdown || self.format == TextFormat::Markdown {

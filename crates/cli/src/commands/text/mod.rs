@@ -29,6 +29,7 @@
 pub mod args;
 pub mod job;
 pub mod result;
+pub mod resume;
 pub mod sink;
 pub mod wet;
 
@@ -42,17 +43,16 @@ pub use args::{TextArgs, TextFormat};
 use job::TextJob;
 pub use job::selected;
 pub use result::TextResult;
+use resume::TextResume;
 use sink::TextSink;
 use wet::{WarcDate, Wet};
 
 use crate::Error;
-use crate::columnar::{self, BatchWriter};
+use crate::columnar;
 use crate::driver::{self, Drive, Status};
+use crate::outputs::parts::PartsOut;
+use crate::outputs::resume::Resume;
 use crate::outputs::{self, Binary};
-
-/// A Parquet row group ends once its encoded size passes this: rows of
-/// text are long, and the writer holds a row group in memory.
-pub const ROW_GROUP_BYTES: usize = 64 << 20;
 
 /// What the warcinfo says of the records taken.
 fn records_taken(any_status: bool) -> &'static str {
@@ -71,25 +71,51 @@ pub fn run(
     diag: &mut dyn Write,
     progress: bool,
 ) -> Result<TextResult, Error> {
+    run_on(args, out, None, diag, progress)
+}
+
+/// [`run`], resumable when given the run's [`Resume`] (`--resume`: `out`
+/// is then the resume folder's output file).
+fn run_on(
+    args: &TextArgs,
+    out: &mut dyn Write,
+    resume: Option<&mut Resume>,
+    diag: &mut dyn Write,
+    progress: bool,
+) -> Result<TextResult, Error> {
     let start = Instant::now();
     if let Some(why) = args.conflicts() {
         return Err(Error::Usage(why));
     }
     let sources = (args.input).sources_with_page(args.html.as_deref(), args.url.as_deref())?;
+    let date = args.date.unwrap_or_else(WarcDate::now);
+    let (resume, state) = match resume {
+        Some(r) => {
+            let (r, state) = TextResume::start(r, args, &sources, date)?;
+            (Some(r), state)
+        }
+        None => (None, None),
+    };
+    let date = resume.as_ref().map_or(date, |r| r.date());
+    let skip = resume.as_ref().map_or(0, |r| r.skipped());
+    let bytes_before = resume.as_ref().map_or(0, |r| r.bytes_before());
+    let parts = resume.as_ref().and_then(|r| r.parts.clone());
+    // Parquet rows of a resumable run go into its parts.
+    let mut parts_out = parts.clone().map(PartsOut);
+    let target: &mut dyn Write = match &mut parts_out {
+        Some(p) => p,
+        None => &mut *out,
+    };
     let options = Options {
         main_content: args.main_content,
         format: args.text_format(),
         links: args.links,
     };
-    let wet = (args.format == TextFormat::Wet).then(|| {
-        Wet::new(
-            options,
-            args.gzip(),
-            args.date.unwrap_or_else(WarcDate::now),
-            records_taken(args.any_status),
-        )
-    });
+    let wet = (args.format == TextFormat::Wet)
+        .then(|| Wet::new(options, args.gzip(), date, records_taken(args.any_status)));
     let warcinfo = match &wet {
+        // A resumed run's output has it.
+        Some(_) if state.is_some() => None,
         Some(w) => {
             let name = args
                 .output
@@ -101,14 +127,7 @@ pub fn run(
         None => None,
     };
     let parquet = match args.format {
-        TextFormat::Parquet => Some((
-            TextColumns::new(),
-            BatchWriter::with_row_group_bytes(
-                spinneret_columns::text::schema(),
-                Some(ROW_GROUP_BYTES),
-            )
-            .map_err(Error::Parquet)?,
-        )),
+        TextFormat::Parquet => Some((TextColumns::new(), sink::parquet_writer()?)),
         _ => None,
     };
     let how = Drive {
@@ -135,27 +154,50 @@ pub fn run(
         damaged: 0,
         unreadable: 0,
     };
+    if let Some(state) = &state {
+        resume::restored_result(state, &mut result);
+    }
     let mut sink = TextSink {
         format: args.format,
-        w: BufWriter::with_capacity(1 << 16, out),
+        w: BufWriter::with_capacity(1 << 16, target),
         warcinfo,
         parquet,
         result: &mut result,
+        resume,
     };
-    let driven = driver::drive(&sources, &job, &mut sink, &how, diag)?;
+    let driven = driver::drive(&sources[skip..], &job, &mut sink, &how, diag)?;
     let mut status = driven.status;
-    if status != Status::OutputClosed && !sink.write_batch()? {
-        status = Status::OutputClosed;
-    }
-    let TextSink { mut w, parquet, .. } = sink;
-    if status != Status::OutputClosed
-        && let Some((_, writer)) = parquet
-        && !columnar::parquet_written(writer.finish(&mut w))?
-    {
-        status = Status::OutputClosed;
-    }
-    if status != Status::OutputClosed && !outputs::flush(&mut w)? {
-        status = Status::OutputClosed;
+    if let Some(parts) = &parts {
+        // The last part, then the parts joined into the output.
+        sink.seal_part()?;
+        let parquet = {
+            // The rest of the sink ends here, its borrow of the output
+            // with it.
+            let sink = sink;
+            sink.parquet
+        };
+        let parts = parts.borrow();
+        let joined = if parts.count() == 0 {
+            // No rows at all: the file of none.
+            parquet.map_or(Ok(()), |(_, w)| w.finish(&mut *out))
+        } else {
+            parts.join(&mut *out)
+        };
+        joined.map_err(Error::Parquet)?;
+    } else {
+        if status != Status::OutputClosed && !sink.write_batch()? {
+            status = Status::OutputClosed;
+        }
+        let TextSink { mut w, parquet, .. } = sink;
+        if status != Status::OutputClosed
+            && let Some((_, writer)) = parquet
+            && !columnar::parquet_written(writer.finish(&mut w))?
+        {
+            status = Status::OutputClosed;
+        }
+        if status != Status::OutputClosed && !outputs::flush(&mut w)? {
+            status = Status::OutputClosed;
+        }
     }
     result.status = status;
     let counts = [
@@ -165,7 +207,8 @@ pub fn run(
         (result.damaged, "damaged"),
         (result.unreadable, "unreadable inputs"),
     ];
-    let summary = outputs::summary("text", &counts, driven.bytes, start.elapsed());
+    let bytes = bytes_before + driven.bytes;
+    let summary = outputs::summary("text", &counts, bytes, start.elapsed());
     let _ = writeln!(diag, "{summary}");
     Ok(result)
 }
@@ -186,6 +229,13 @@ pub fn exec(args: &TextArgs) -> Result<u8, Error> {
         }),
         _ => None,
     };
+    if let (true, Some(path)) = (args.resumable.resume, &args.output) {
+        let every = args.resumable.checkpoint_every;
+        let run = |out: &mut dyn Write, resume: &mut Resume, diag: &mut dyn Write, progress| {
+            run_on(args, out, Some(resume), diag, progress)
+        };
+        return Ok(outputs::run_resumable(path, every, run)?.exit_code());
+    }
     let run = |out: &mut dyn Write, diag: &mut dyn Write, progress| run(args, out, diag, progress);
     Ok(outputs::run_to(args.output.as_deref(), binary, run)?.exit_code())
 }

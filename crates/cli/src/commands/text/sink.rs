@@ -10,10 +10,21 @@ use spinneret_columns::text::TextColumns;
 use super::args::TextFormat;
 use super::job::{Done, Out};
 use super::result::TextResult;
+use super::resume::TextResume;
 use crate::Error;
 use crate::columnar::{self, BatchWriter, ParquetOutError, STREAM_BATCH_BYTES};
 use crate::driver::{self, Flow, Report, Sink, Status};
 use crate::outputs;
+
+/// A Parquet row group ends once its encoded size passes this: rows of
+/// text are long, and the writer holds a row group in memory.
+pub const ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// A new Parquet file of text rows.
+pub fn parquet_writer() -> Result<BatchWriter, Error> {
+    BatchWriter::with_row_group_bytes(spinneret_columns::text::schema(), Some(ROW_GROUP_BYTES))
+        .map_err(Error::Parquet)
+}
 
 /// Rows are handed to the Parquet writer in batches of at most this many.
 const BATCH_ROWS: usize = 4096;
@@ -30,9 +41,28 @@ pub struct TextSink<'a, 'o> {
     /// The rows being batched and the Parquet file (`--format parquet`).
     pub(super) parquet: Option<(TextColumns, BatchWriter)>,
     pub(super) result: &'a mut TextResult,
+    /// A `--resume` run's files.
+    pub(super) resume: Option<TextResume<'a>>,
 }
 
 impl TextSink<'_, '_> {
+    /// With `--resume` and Parquet: the rows held written, and the part
+    /// being written sealed when it has rows.
+    pub fn seal_part(&mut self) -> Result<(), Error> {
+        let Some(parts) = self.resume.as_ref().and_then(|r| r.parts.clone()) else {
+            return Ok(());
+        };
+        if !self.write_batch()? {
+            return Err(Error::Output(std::io::ErrorKind::BrokenPipe.into()));
+        }
+        match &mut self.parquet {
+            Some((_, writer)) => {
+                super::resume::seal_part(writer, parquet_writer()?, &mut self.w, &parts)
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Writes the rows held as a batch.
     pub fn write_batch(&mut self) -> Result<bool, Error> {
         let Some((cols, writer)) = &mut self.parquet else {
@@ -100,6 +130,17 @@ impl Sink<Done> for TextSink<'_, '_> {
                 Ok(Flow::Go)
             }
         }
+    }
+
+    fn input_done(&mut self, bytes: u64, _: &mut Report<'_>) -> Result<Flow, Error> {
+        if self.resume.as_mut().is_some_and(|r| r.due(bytes)) {
+            self.seal_part()?;
+            self.w.flush().map_err(Error::Output)?;
+            if let Some(r) = &mut self.resume {
+                r.checkpoint(self.result)?;
+            }
+        }
+        Ok(Flow::Go)
     }
 
     fn progress(&self, secs: f64) -> Option<String> {

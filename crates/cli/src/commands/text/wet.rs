@@ -47,7 +47,7 @@ const NAMESPACE_URL: [u8; 16] = [
 ];
 
 /// A WARC date: a second in UTC, written `YYYY-MM-DDThh:mm:ssZ`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WarcDate {
     /// Seconds since 1970-01-01T00:00:00Z.
     secs: i64,
