@@ -78,30 +78,11 @@ pub(crate) fn is_remote(input: &str) -> bool {
 /// `/`) listed, keeping crawl files; else the one object. An error is its
 /// message, naming the input (redacted).
 pub(crate) fn objects(input: &str) -> Vec<Result<String, String>> {
-    let shown = redact(input);
-    let is_prefix =
-        input.ends_with('/') && !(input.starts_with("http://") || input.starts_with("https://"));
-    if !is_prefix {
-        return vec![Ok(input.to_owned())];
-    }
-    let listed = client().and_then(|c| c.list(input).map_err(|e| e.to_string()));
-    match listed {
-        Err(e) => vec![Err(format!("{shown}: {e}"))],
-        Ok(found) => {
-            let kept: Vec<_> = found
-                .into_iter()
-                .filter(|o| {
-                    spinneret_warc::discover::is_crawl_file_name(
-                        o.url.rsplit('/').next().unwrap_or_default(),
-                    )
-                })
-                .map(|o| Ok(o.url))
-                .collect();
-            if kept.is_empty() {
-                return vec![Err(format!("{shown}: no WARC/ARC file under this prefix"))];
-            }
-            kept
-        }
+    let take = |name: &str| spinneret_warc::discover::is_crawl_file_name(name);
+    let found = client().and_then(|c| c.objects(input, &take).map_err(|e| e.to_string()));
+    match found {
+        Ok(found) => found.into_iter().map(|(url, _)| Ok(url)).collect(),
+        Err(e) => vec![Err(format!("{}: {e}", redact(input)))],
     }
 }
 

@@ -111,6 +111,33 @@ impl Client {
         &self.options
     }
 
+    /// The objects an input names, as a crawl-reading command takes them:
+    /// an object store's URL ending in `/` (`s3://bucket/prefix/`) is a
+    /// prefix, listed ([`Client::list`]), of which the objects whose name
+    /// (the last path segment) `take` accepts are kept, with their sizes
+    /// ([`RemoteError::NoneTaken`] when there is none); any other URL is
+    /// one object, its size unknown. (An `http(s)://` URL ending in `/` is
+    /// a page, not a listing.)
+    pub fn objects(
+        &self,
+        input: &str,
+        take: &dyn Fn(&str) -> bool,
+    ) -> Result<Vec<(String, Option<u64>)>, RemoteError> {
+        let is_prefix = input.ends_with('/')
+            && !(input.starts_with("http://") || input.starts_with("https://"));
+        if !is_prefix {
+            return Ok(vec![(input.to_owned(), None)]);
+        }
+        let kept: Vec<_> = (self.list(input)?.into_iter())
+            .filter(|o| take(o.url.rsplit('/').next().unwrap_or_default()))
+            .map(|o| (o.url, Some(o.size)))
+            .collect();
+        if kept.is_empty() {
+            return Err(RemoteError::NoneTaken);
+        }
+        Ok(kept)
+    }
+
     /// The objects under the prefix `url` names (`s3://bucket/prefix/`),
     /// sorted by name; an empty prefix is [`RemoteError::EmptyPrefix`].
     /// Plain HTTP has no listing: an `http(s)://` URL is one object.

@@ -22,6 +22,10 @@ pub enum RemoteError {
     /// A listing found nothing under the prefix.
     #[error("no object under this prefix")]
     EmptyPrefix,
+    /// A listing found objects under the prefix, but none of the kind
+    /// asked for (a crawl-reading command's: WARC/ARC files).
+    #[error("no WARC/ARC file under this prefix")]
+    NoneTaken,
     /// The store answered with an error, or the connection failed, after
     /// the retries were spent.
     #[error("{0}")]

@@ -110,33 +110,6 @@ impl RemoteArgs {
     }
 }
 
-/// The objects a remote `input` names, with their sizes when a listing
-/// gave them: a prefix (a URL ending in `/`, but for HTTP, which has no
-/// listing) listed, sorted, keeping the names `take` accepts (as a
-/// directory's walk keeps crawl files); any other URL, the one object. An
-/// error is its message.
-pub fn objects(
-    input: &str,
-    remote: &Remote,
-    take: &dyn Fn(&str) -> bool,
-) -> Result<Vec<(String, Option<u64>)>, String> {
-    let is_prefix =
-        input.ends_with('/') && !(input.starts_with("http://") || input.starts_with("https://"));
-    if !is_prefix {
-        return Ok(vec![(input.to_owned(), None)]);
-    }
-    let found = remote.0.list(input).map_err(|e| e.to_string())?;
-    let kept: Vec<(String, Option<u64>)> = found
-        .into_iter()
-        .filter(|o| take(o.url.rsplit('/').next().unwrap_or_default()))
-        .map(|o| (o.url, Some(o.size)))
-        .collect();
-    if kept.is_empty() {
-        return Err("no WARC/ARC file under this prefix".to_owned());
-    }
-    Ok(kept)
-}
-
 /// The object at `url`, streamed.
 pub fn open(remote: &Remote, url: &str) -> std::io::Result<spinneret_remote::ObjectReader> {
     remote.0.open(url).map_err(std::io::Error::from)

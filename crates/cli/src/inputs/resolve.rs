@@ -53,7 +53,7 @@ impl<'a> Resolver<'a> {
                         is_crawl_file_name(name)
                             || (self.discover.indexes && is_index_file_name(name))
                     };
-                    match super::remote::objects(input, r, &take) {
+                    match r.0.objects(input, &take).map_err(|e| e.to_string()) {
                         Ok(found) => found
                             .into_iter()
                             .map(|(url, size)| Source::Remote {

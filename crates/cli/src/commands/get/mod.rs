@@ -419,7 +419,7 @@ fn read_remote(
         .collect();
     pool.install(|| {
         read.into_par_iter()
-            .map(|r| r.map(|r| r.and_then(|(bytes, loc)| check_record(bytes.to_vec(), loc, max))))
+            .map(|r| r.map(|r| r.and_then(|(bytes, loc)| check_record(Vec::from(bytes), loc, max))))
             .collect()
     })
 }
