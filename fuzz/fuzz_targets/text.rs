@@ -3,7 +3,8 @@
 //! arbitrary URL and `Content-Type`: it never panics, the text has no line
 //! break at its ends, its size is in proportion to the input (a Markdown
 //! line's prefix is bounded; a link's URL at most the page's and the
-//! URL's length), and a second extraction gives the same result. Time
+//! URL's length), and a second extraction gives the same result (the
+//! page type included: `page_type::classify` runs on every input). Time
 //! linear in the input is `crates/text/tests/adversarial.rs`'s check; here
 //! libFuzzer's `-timeout` catches a hang.
 //!

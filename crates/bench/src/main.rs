@@ -125,6 +125,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench index [--quick] [--repeat K]\n\
          \x20      spinneret-bench index-memory [--repeat K]\n\
          \x20      spinneret-bench text [--quick] [--repeat K]\n\
+         \x20      spinneret-bench text quality [DUMP.jsonl]\n\
          \n\
          text: quality (precision/recall/F1 on trafilatura's 990-page evaluation set) and\n\
          speed (pages and MB per CPU-second) of spinneret's whole-page text, main content\n\
@@ -132,6 +133,8 @@ fn usage() -> ExitCode {
          html-text and inscriptis (in a temp venv), best of K passes (default 1); then\n\
          `spinneret text --format wet` (1 and 2 threads, --main-content) against a Python\n\
          WET writer (FastWARC + Resiliparse) on the benchmark WARC, best of K runs.\n\
+         text quality: spinneret's main content on trafilatura's set and on WCXB dev (by\n\
+         page type), scored in process; DUMP.jsonl gets each WCXB page's text and scores.\n\
          index: `spinneret index` and `check` (1 and 2 threads) against cdxj-indexer,\n\
          warcio index/check and FastWARC index/check (in a temp venv), whole process,\n\
          on the benchmark WARC (K copies of the corpus, default 1) and the corpus WARCs.\n\
@@ -193,6 +196,8 @@ fn main() -> ExitCode {
         ["index"] => index_bench::run(quick, repeat),
         ["index-memory"] => index_bench::run_memory(repeat),
         ["text"] => text_bench::run(quick, repeat),
+        ["text", "quality"] => text_bench::run_quality(None),
+        ["text", "quality", dump] => text_bench::run_quality(Some(dump)),
         ["tree"] => tree_bench::run(plan, quick),
         ["hpar"] => hpar_bench::run(plan, quick),
         ["hpar-model"] => hpar_model::run(plan, quick),

@@ -62,6 +62,7 @@ use crate::pipeline_bench::child::spinneret_binary;
 use crate::pipeline_bench::input::{Volume, ensure_warc};
 use crate::table::{Cell, Column, Table};
 use eval::{Counts, EvalPage, EvalSet};
+use spinneret_testdata::wcxb;
 
 /// The pages `--quick` takes.
 const QUICK_PAGES: usize = 100;
@@ -741,6 +742,99 @@ pub fn run(quick: bool, repeat: Option<u32>) {
                     .map(|(t, o)| t / o)
             ),
             peer.inner_cpu_s.unwrap_or(0.0),
+        );
+    }
+}
+
+/// `spinneret-bench text quality [DUMP.jsonl]`: spinneret's main content
+/// on both sets, scored in this process, in a second: trafilatura's set
+/// by its snippet rule, WCXB dev by its metric, overall and by page
+/// type. With `DUMP.jsonl`, one line per WCXB page (`id`, `page_type`,
+/// `f1`, `p`, `r`, `text`), for `python/wcxb_peers.py --spinneret-jsonl`
+/// and for reading what was kept. The figures a change is judged by while
+/// it is made; `spinneret-bench text` is the full run with the peers.
+pub fn run_quality(dump: Option<&str>) {
+    let options = Options {
+        main_content: true,
+        ..Options::default()
+    };
+    let set = EvalSet::load(None);
+    let texts: Vec<String> = set
+        .pages
+        .iter()
+        .map(|p| {
+            let page = Page {
+                url: Some(&p.url),
+                ..Page::new(&p.bytes)
+            };
+            extract_page(&page, &options).text
+        })
+        .collect();
+    let c = Counts::of_set(&set, &texts);
+    println!(
+        "trafilatura set ({} pages): precision {:.4} recall {:.4} F1 {:.4}\n",
+        set.pages.len(),
+        c.precision(),
+        c.recall(),
+        c.f1()
+    );
+    let pages = wcxb::load(None);
+    let mut out = dump.map(|path| {
+        std::io::BufWriter::new(
+            std::fs::File::create(path).unwrap_or_else(|e| panic!("{path}: {e}")),
+        )
+    });
+    let mut scores = Vec::with_capacity(pages.len());
+    let mut guessed = Vec::with_capacity(pages.len());
+    for p in &pages {
+        let page = Page {
+            url: (!p.url.is_empty()).then_some(p.url.as_str()),
+            ..Page::new(&p.bytes)
+        };
+        let extraction = extract_page(&page, &options);
+        let s = wcxb::Score::of(p, &extraction.text);
+        if let Some(w) = &mut out {
+            let line = serde_json::json!({
+                "id": p.id, "page_type": p.page_type, "guessed": extraction.page_type.as_str(),
+                "f1": s.f1, "p": s.p, "r": s.r, "text": extraction.text,
+            });
+            let _ = writeln!(w, "{line}");
+        }
+        scores.push(s);
+        guessed.push(extraction.page_type);
+    }
+    // The page-type classifier against WCXB's labels.
+    println!("| labelled \\ classified | {} |", wcxb::TYPES.join(" | "));
+    println!("| --- |{}", " ---: |".repeat(wcxb::TYPES.len()));
+    let mut right = 0;
+    for t in wcxb::TYPES {
+        let row: Vec<String> = wcxb::TYPES
+            .iter()
+            .map(|g| {
+                let n = pages
+                    .iter()
+                    .zip(&guessed)
+                    .filter(|(p, x)| p.page_type == t && x.as_str() == *g)
+                    .count();
+                if t == *g {
+                    right += n;
+                }
+                n.to_string()
+            })
+            .collect();
+        println!("| {t} | {} |", row.join(" | "));
+    }
+    println!(
+        "\npage type accuracy: {right} of {} ({:.1} %)\n",
+        pages.len(),
+        100.0 * right as f64 / pages.len() as f64
+    );
+    println!("| WCXB dev | pages | P | R | F1 | with | without |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (t, n, s) in wcxb::by_type(&pages, &scores) {
+        println!(
+            "| {t} | {n} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            s.p, s.r, s.f1, s.with, s.without
         );
     }
 }

@@ -234,8 +234,14 @@ fn wet_holds_one_conversion_record_per_page() {
             ex.language.map(|l| l.code),
             "{at}"
         );
+        assert_eq!(
+            conv.header("Spinneret-Page-Type"),
+            Some(ex.page_type.as_str()),
+            "{at}"
+        );
     }
-    // The headers in Common Crawl's order.
+    // The headers in Common Crawl's order (and ours, an extension field,
+    // before the content's).
     let first = String::from_utf8(gzip_members(&bytes)[1].clone()).unwrap();
     let names: Vec<&str> = first
         .split("\r\n\r\n")
@@ -253,6 +259,7 @@ fn wet_holds_one_conversion_record_per_page() {
         "WARC-Refers-To",
         "WARC-Block-Digest",
         "WARC-Identified-Content-Language",
+        "Spinneret-Page-Type",
         "Content-Type",
         "Content-Length",
     ];
@@ -447,6 +454,7 @@ fn json_rows_are_the_librarys_extraction() {
             assert_eq!(row["html_lang"], s(ex.html_lang.as_deref()), "{at}");
             assert_eq!(row["canonical"], s(ex.canonical.as_deref()), "{at}");
             assert_eq!(row["published"], s(ex.published.as_deref()), "{at}");
+            assert_eq!(row["page_type"], ex.page_type.as_str(), "{at}");
             let lang = ex.language;
             assert_eq!(row["language"], s(lang.map(|l| l.code)), "{at}");
             assert_eq!(

@@ -10,9 +10,10 @@
 //! 0 for an HTML file), `status` (HTTP), `content_type` (the HTTP
 //! `Content-Type` as sent), `encoding` (the one the page was decoded
 //! with), `language` (detected, ISO 639-3), `language_confidence`,
-//! `html_lang`, `content_language`, `title`, `canonical`, `published`
-//! and `text`. All are nullable but `file`, `offset`, `encoding` and
-//! `text`.
+//! `html_lang`, `content_language`, `title`, `canonical`, `published`,
+//! `page_type` (`article`, `forum`, `product`, `collection`, `listing`,
+//! `documentation`, `service`) and `text`. All are nullable but `file`,
+//! `offset`, `encoding`, `page_type` and `text`.
 //!
 //! Invariants: every batch [`TextColumns::finish`] makes has [`schema`]'s
 //! fields; [`TextColumns::bytes`] never undercounts the strings held.
@@ -45,6 +46,7 @@ pub fn schema() -> SchemaRef {
                 text("title", true),
                 text("canonical", true),
                 text("published", true),
+                text("page_type", false),
                 text("text", false),
             ]))
         })
@@ -84,17 +86,19 @@ pub struct TextFields<'a> {
     pub canonical: Option<&'a str>,
     /// The declared publication date, as written.
     pub published: Option<&'a str>,
+    /// The page's type (`spinneret_text::PageType`'s name).
+    pub page_type: &'a str,
     /// The text.
     pub text: &'a str,
 }
 
 /// Bytes a row costs besides its strings: a 4-byte offset per string
 /// column, the offset, status and confidence values, validity bits.
-const ROW_OVERHEAD: usize = 13 * 4 + 8 + 2 + 4 + 2;
+const ROW_OVERHEAD: usize = 14 * 4 + 8 + 2 + 4 + 2;
 
 /// The columns of a batch being filled.
 pub struct TextColumns {
-    strings: [StringBuilder; 13],
+    strings: [StringBuilder; 14],
     offset: UInt64Builder,
     status: UInt16Builder,
     confidence: Float32Builder,
@@ -133,7 +137,7 @@ impl TextColumns {
     /// Appends one row.
     pub fn push(&mut self, f: &TextFields<'_>) {
         let before: [Option<&str>; 4] = [f.record_id, f.url, f.date, Some(f.file)];
-        let after: [Option<&str>; 9] = [
+        let after: [Option<&str>; 10] = [
             f.content_type,
             Some(f.encoding),
             f.language,
@@ -142,6 +146,7 @@ impl TextColumns {
             f.title,
             f.canonical,
             f.published,
+            Some(f.page_type),
             Some(f.text),
         ];
         self.bytes += ROW_OVERHEAD;
@@ -174,11 +179,11 @@ impl TextColumns {
             .strings
             .iter_mut()
             .map(|b| Arc::new(b.finish()) as ArrayRef);
-        let mut next = || s.next().expect("13 string columns");
+        let mut next = || s.next().expect("14 string columns");
         let (record_id, url, date, file) = (next(), next(), next(), next());
         let (content_type, encoding, language) = (next(), next(), next());
         let (html_lang, content_language, title) = (next(), next(), next());
-        let (canonical, published, text) = (next(), next(), next());
+        let (canonical, published, page_type, text) = (next(), next(), next(), next());
         let columns: Vec<ArrayRef> = vec![
             record_id,
             url,
@@ -195,6 +200,7 @@ impl TextColumns {
             title,
             canonical,
             published,
+            page_type,
             text,
         ];
         RecordBatch::try_new(schema(), columns)
@@ -220,6 +226,7 @@ mod tests {
             language: Some("eng"),
             language_confidence: Some(0.5),
             title: Some("T"),
+            page_type: "listing",
             text: "Hello",
             ..TextFields::default()
         });
@@ -240,6 +247,7 @@ mod tests {
         assert_eq!(col("encoding").as_string::<i32>().value(1), "windows-1252");
         assert_eq!(col("text").as_string::<i32>().value(0), "Hello");
         assert_eq!(col("title").as_string::<i32>().value(0), "T");
+        assert_eq!(col("page_type").as_string::<i32>().value(0), "listing");
         assert_eq!(col("offset").as_primitive::<UInt64Type>().value(0), 9);
         assert_eq!(
             col("language_confidence")

@@ -132,8 +132,10 @@ pub fn text(
 /// `content_language` given — the HTTP `Content-Language` — else the
 /// page's `<meta http-equiv>`), `canonical` (resolved), `published` (as
 /// declared in meta, JSON-LD or `<time>`), `language` (detected from the
-/// text, ISO 639-3, or `None`), `language_confidence` (0 to 1, or `None`)
-/// and `encoding` (the WHATWG name of the one the page was decoded with).
+/// text, ISO 639-3, or `None`), `language_confidence` (0 to 1, or `None`),
+/// `encoding` (the WHATWG name of the one the page was decoded with) and
+/// `page_type` (`article`, `forum`, `product`, `collection`, `listing`,
+/// `documentation` or `service`).
 #[pyfunction]
 #[pyo3(signature = (
     html,
@@ -168,5 +170,6 @@ pub fn extract_text<'py>(
     d.set_item("language", ex.language.map(|l| l.code))?;
     d.set_item("language_confidence", ex.language.map(|l| l.confidence))?;
     d.set_item("encoding", ex.encoding)?;
+    d.set_item("page_type", ex.page_type.as_str())?;
     Ok(d)
 }

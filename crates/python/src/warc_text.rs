@@ -93,6 +93,7 @@ fn push_page(record: &Record, file: &str, options: &Options, cols: &mut TextColu
         title: ex.title.as_deref(),
         canonical: ex.canonical.as_deref(),
         published: ex.published.as_deref(),
+        page_type: ex.page_type.as_str(),
         text: &ex.text,
     });
 }
@@ -130,7 +131,7 @@ batch_classes! {
 /// page: `record_id`, `url`, `date`, `file`, `offset`, `status`,
 /// `content_type`, `encoding`, `language` (detected, ISO 639-3),
 /// `language_confidence`, `html_lang`, `content_language`, `title`,
-/// `canonical`, `published`, `text` — the rows of `spinneret text
+/// `canonical`, `published`, `page_type`, `text` — the rows of `spinneret text
 /// --format jsonl` with the same options, in the same order. `path`: a
 /// file, a directory (walked for WARC/ARC files, sorted), a glob, a list
 /// of those, or a binary file object. The pages: HTML `response` and

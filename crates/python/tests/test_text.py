@@ -44,7 +44,7 @@ URL = "https://valley.example/news/rain?ref=home"
 
 # The columns of warc_text and the fields of `spinneret text --format jsonl`.
 FIELDS = ["record_id", "url", "date", "file", "offset", "status", "content_type", "encoding", "language",
-          "language_confidence", "html_lang", "content_language", "title", "canonical", "published", "text"]
+          "language_confidence", "html_lang", "content_language", "title", "canonical", "published", "page_type", "text"]
 
 
 # ------------------------------------------------------------ hand-written pages
@@ -98,12 +98,13 @@ def test_visible_text_rules():
 def test_extract_text_metadata():
     d = spinneret.extract_text(ARTICLE, URL, main_content=True, content_language="en-GB")
     assert set(d) == {"text", "title", "description", "html_lang", "content_language", "canonical",
-                      "published", "language", "language_confidence", "encoding"}
+                      "published", "language", "language_confidence", "encoding", "page_type"}
     assert d["text"] == spinneret.text(ARTICLE, URL, main_content=True)
     assert d["title"] == "Rain in the valley" and d["description"] == "A wet day."
     assert d["html_lang"] == "en" and d["content_language"] == "en-GB"
     assert d["canonical"] == "https://valley.example/news/rain"
     assert d["published"] == "2025-03-01T08:00:00Z"
+    assert d["page_type"] == "article"
     assert d["language"] == "eng" and 0 < d["language_confidence"] <= 1
     # ASCII with no declaration: the HTML Standard's fallback for a page of
     # unknown locale.

@@ -10,7 +10,9 @@
 //! silently passes because its input is absent would hide a broken setup.
 //!
 //! [`cpu_time`] (Linux) gives tests per-thread CPU time, the measure their
-//! scaling checks use instead of wall-clock time.
+//! scaling checks use instead of wall-clock time. [`wcxb`] reads WCXB dev
+//! (main-content pages by type) and scores an extractor's texts with
+//! WCXB's metric.
 //!
 //! Readers of the html5lib suites that several crates run:
 //! [`tree_construction_tests`] (the `.dat` tree-construction tests) and
@@ -26,6 +28,7 @@ mod chunking;
 pub mod cpu_time;
 mod serializer_tests;
 mod tree_construction;
+pub mod wcxb;
 
 pub use chunking::{Chunking, byte_chunkings, text_chunkings};
 pub use serializer_tests::{SerializerTest, serializer_tests};

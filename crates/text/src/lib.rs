@@ -33,6 +33,9 @@
 //!   module.
 //! - **Markdown** ([`markdown`]) renders the same nodes with headings,
 //!   paragraphs, lists, block quotes, code blocks and tables.
+//! - **Page type** ([`page_type`]): article, forum, product, collection,
+//!   listing, documentation or service, from declared types, the URL and
+//!   the page's structure.
 //! - **Metadata** ([`metadata`]): title, `<html lang>`, the
 //!   `Content-Language` (header or `<meta http-equiv>`), the canonical
 //!   URL, the declared publication date; and the language detected from
@@ -53,6 +56,7 @@ pub mod language;
 pub mod main_content;
 pub mod markdown;
 pub mod metadata;
+pub mod page_type;
 mod phrases;
 mod stats;
 
@@ -64,6 +68,7 @@ use spinneret_html::{
 
 pub use language::DetectedLanguage;
 pub use metadata::Metadata;
+pub use page_type::PageType;
 
 /// The text's form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -127,6 +132,8 @@ pub struct Extraction {
     pub language: Option<DetectedLanguage>,
     /// The encoding the page was decoded with (its WHATWG name).
     pub encoding: &'static str,
+    /// What kind of page it is ([`page_type`]).
+    pub page_type: PageType,
 }
 
 impl std::ops::Deref for Extraction {
@@ -204,7 +211,10 @@ pub fn extract_document(
     options: &Options,
 ) -> Extraction {
     let metadata = metadata::Metadata::of(doc, url, content_language);
-    let chosen = options.main_content.then(|| main_content::select(doc));
+    let page_type = page_type::classify(doc, url);
+    let chosen = options
+        .main_content
+        .then(|| main_content::select_for(doc, page_type));
     let text = match options.format {
         Format::Text => render_text(doc, chosen.as_ref()),
         Format::Markdown => {
@@ -234,6 +244,7 @@ pub fn extract_document(
         metadata,
         language,
         encoding: "UTF-8",
+        page_type,
     }
 }
 

@@ -24,6 +24,8 @@ pub(crate) struct Counts {
     pub stops: u32,
     /// Words (runs of characters between white space).
     pub words: u32,
+    /// `a` elements with text.
+    pub links: u32,
 }
 
 impl Counts {
@@ -36,12 +38,18 @@ impl Counts {
         }
     }
 
+    /// The mean characters of a link's text (0 for no link).
+    pub fn mean_link(&self) -> u32 {
+        self.link_chars.checked_div(self.links).unwrap_or(0)
+    }
+
     fn add(&mut self, other: &Counts) {
         self.chars = self.chars.saturating_add(other.chars);
         self.link_chars = self.link_chars.saturating_add(other.link_chars);
         self.commas = self.commas.saturating_add(other.commas);
         self.stops = self.stops.saturating_add(other.stops);
         self.words = self.words.saturating_add(other.words);
+        self.links = self.links.saturating_add(other.links);
     }
 }
 
@@ -66,12 +74,14 @@ impl Stats {
         let mut in_link = 0usize;
         walk(root, |node, step| {
             if step == Step::Leave {
-                if node.as_element().is_some_and(|e| e.is_html(L::A)) {
-                    in_link -= 1;
-                }
+                let link = node.as_element().is_some_and(|e| e.is_html(L::A));
+                in_link -= usize::from(link);
                 let mut sum = Counts::default();
                 for child in node.children() {
                     sum.add(&counts[child.id().index()]);
+                }
+                if link && sum.chars > 0 {
+                    sum.links += 1;
                 }
                 counts[node.id().index()] = sum;
                 span[node.id().index()].1 = position + 1;

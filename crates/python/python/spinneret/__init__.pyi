@@ -265,6 +265,7 @@ class ExtractedText(TypedDict):
     language: Optional[str]  # detected, ISO 639-3
     language_confidence: Optional[float]
     encoding: str  # WHATWG name
+    page_type: str  # article, forum, product, collection, listing, documentation, service
 
 def extract_text(
     html: BytesLike,
@@ -322,7 +323,7 @@ def warc_text(
     batches, one row per page: record_id, url, date, file, offset, status,
     content_type, encoding, language (detected, ISO 639-3),
     language_confidence, html_lang, content_language, title, canonical,
-    published, text — the rows of `spinneret text --format jsonl`, in the
+    published, page_type, text — the rows of `spinneret text --format jsonl`, in the
     same order. The pages: HTML response and resource records with a payload
     and a 2xx status or none (`any_status`: every status). `path`: a file,
     a directory (walked for WARC/ARC files, sorted), a glob, a list of

@@ -13,7 +13,8 @@ use crate::inputs::InputArgs;
 pub enum TextFormat {
     /// One JSON object per page: record_id, url, date, file, offset,
     /// status, content_type, encoding, language, language_confidence,
-    /// html_lang, content_language, title, canonical, published, text.
+    /// html_lang, content_language, title, canonical, published,
+    /// page_type, text.
     Jsonl,
     /// Common Crawl's WET: a warcinfo record, then one conversion record
     /// per page (its title on the first line, then its text), each record

@@ -46,6 +46,7 @@ pub struct Row {
     title: Option<String>,
     canonical: Option<String>,
     published: Option<String>,
+    page_type: &'static str,
     text: String,
 }
 
@@ -57,6 +58,7 @@ impl Row {
             metadata,
             language,
             encoding,
+            page_type,
         } = ex;
         Row {
             record_id: from.record.and_then(|r| r.record_id.clone()),
@@ -78,6 +80,7 @@ impl Row {
             title: metadata.title,
             canonical: metadata.canonical,
             published: metadata.published,
+            page_type: page_type.as_str(),
             text,
         }
     }
@@ -100,6 +103,7 @@ impl Row {
             title: self.title.as_deref(),
             canonical: self.canonical.as_deref(),
             published: self.published.as_deref(),
+            page_type: self.page_type,
             text: &self.text,
         }
     }
@@ -227,6 +231,7 @@ impl TextJob<'_> {
             identity: &identity,
             language: row.language,
             title: row.title.as_deref(),
+            page_type: Some(row.page_type),
             text: &row.text,
         })
     }

@@ -10,8 +10,10 @@
 //! `WARC-Type`, `WARC-Target-URI`, `WARC-Date` (the response's),
 //! `WARC-Record-ID`, `WARC-Refers-To` (the response's record id),
 //! `WARC-Block-Digest` (`sha1:` and base32), `WARC-Identified-Content-Language`
-//! (the detected ISO 639-3 code, when there is one), `Content-Type`
-//! (`text/plain`, or `text/markdown` for Markdown) and `Content-Length`.
+//! (the detected ISO 639-3 code, when there is one), `Spinneret-Page-Type`
+//! (an extension field: the page's type, `article`, `listing`…),
+//! `Content-Type` (`text/plain`, or `text/markdown` for Markdown) and
+//! `Content-Length`.
 //! The block is the page's title on a line of its own (when it has one),
 //! then its text, UTF-8, ending in a line feed (an empty block when the
 //! page has neither). Each record ends in CRLF CRLF, as WARC requires,
@@ -208,6 +210,8 @@ pub struct Conversion<'a> {
     pub language: Option<&'a str>,
     /// The page's title.
     pub title: Option<&'a str>,
+    /// The page's type (`spinneret_text::PageType`'s name), or none.
+    pub page_type: Option<&'a str>,
     /// The page's text.
     pub text: &'a str,
 }
@@ -320,6 +324,11 @@ impl Wet {
         headers.push(("WARC-Block-Digest", &digest));
         if let Some(l) = c.language {
             headers.push(("WARC-Identified-Content-Language", l));
+        }
+        // An extension field (WARC 1.1 §5: fields it does not define are
+        // allowed; readers ignore what they do not know).
+        if let Some(t) = c.page_type {
+            headers.push(("Spinneret-Page-Type", t));
         }
         headers.push(("Content-Type", self.content_type()));
         self.record(&headers, block.as_bytes())
@@ -452,6 +461,7 @@ mod tests {
             identity: "<urn:uuid:1>",
             language: Some("eng"),
             title: Some("A title"),
+            page_type: None,
             text: "Hello\n\nworld",
         };
         let rec = String::from_utf8(w.conversion(&c).unwrap()).unwrap();
@@ -483,6 +493,7 @@ mod tests {
         let bare = Conversion {
             language: None,
             title: None,
+            page_type: None,
             text: "",
             refers_to: None,
             date: None,
@@ -524,6 +535,7 @@ mod tests {
             identity: "x",
             language: None,
             title: Some("T\nU"),
+            page_type: None,
             text: "body",
         };
         assert_eq!(gz.conversion(&c).unwrap(), gz.conversion(&c).unwrap());

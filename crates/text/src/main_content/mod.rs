@@ -64,6 +64,10 @@ use spinneret_html::{
     Document, ElementRef, LocalName as L, Namespace, NodeId, NodeKind, NodeRef, VisibleTextOptions,
 };
 
+mod typed;
+
+pub use typed::select_for;
+
 use crate::hints::{self, Kind, Names, ValueMatch};
 use crate::phrases;
 use crate::stats::{Stats, Step, walk};
@@ -609,6 +613,13 @@ fn is_prose_block(e: ElementRef<'_>) -> bool {
 
 /// Step 6: marks what to leave out inside `root`.
 fn prune(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool]) {
+    prune_with(root, stats, marks, dropped, false);
+}
+
+/// [`prune`]; with `cards`, a group of repeated cards (a listing's items,
+/// a grid's products) is not link boilerplate however many links it
+/// holds.
+fn prune_with(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool], cards: bool) {
     let total = stats.get(root).chars.max(1);
     walk(root, |node, step| {
         if step == Step::Leave {
@@ -624,7 +635,7 @@ fn prune(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool]) 
         if dropped[node.id().index()] || !e.renders_text_with(VIEW) {
             return false;
         }
-        if leave_out(node, total, stats, marks) {
+        if leave_out(node, total, stats, marks, cards) {
             dropped[node.id().index()] = true;
             return false;
         }
@@ -684,11 +695,14 @@ fn cut_from(heading: NodeRef<'_>, root: NodeRef<'_>, stats: &Stats, dropped: &mu
 
 /// Whether `node` (inside a chosen root holding `total` characters) is
 /// boilerplate to leave out.
-fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks) -> bool {
+fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, cards: bool) -> bool {
     let c = stats.get(node);
     let most = c.chars.saturating_mul(2) > total;
     match marks.kind(node) {
-        Kind::Hidden => return true,
+        // Hidden, unless it holds most of the text: a page that hides its
+        // whole content until a script shows it (an inline
+        // `display: none` taken off on load).
+        Kind::Hidden if !most => return true,
         Kind::Named | Kind::NamedStrong if !most => return true,
         Kind::Boilerplate if !most || html_name(node).is_some_and(|n| matches!(n, L::Nav)) => {
             return true;
@@ -719,7 +733,11 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks) -> boo
                 | L::Figure
         )
     );
-    if listy && c.chars > 0 && ((density > 0.5 && c.chars < 300) || density > 0.75) {
+    if listy
+        && c.chars > 0
+        && ((density > 0.5 && c.chars < 300) || density > 0.75)
+        && !(cards && (most || typed::is_cards(node, stats)))
+    {
         return true;
     }
     if matches!(name, Some(L::P | L::Li | L::Span)) && density > 0.9 && c.chars < 60 && c.words <= 6
