@@ -13,6 +13,8 @@
 //! - `ul`/`ol`/`li`: `- ` and `N. ` items (an `ol`'s `start` and
 //!   `reversed` honoured), nested lists indented under their item;
 //! - `blockquote`: every line prefixed with `> `, nested quotes too;
+//! - `dl`/`dt`/`dd`: a definition list as Pandoc and PHP Markdown Extra
+//!   write one, the term on its own line, each definition after `: `;
 //! - `pre`: a fenced code block, its text exact, the fence longer than
 //!   any run of backticks inside, its info string the `language-*` class
 //!   of the `pre` or its `code`; inline `code`: a code span;
@@ -114,6 +116,9 @@ enum Container {
     /// A list item's continuation indent.
     Item(usize),
 }
+
+/// The marker of a definition (`dd`).
+const DEFINITION: &str = ": ";
 
 /// An open list.
 #[derive(Clone, Copy, Debug)]
@@ -297,6 +302,16 @@ impl<'b> Writer<'b> {
                     self.containers.push(Container::Quote);
                 }
             }
+            // A definition list as Pandoc and PHP Markdown Extra write
+            // one: the term on its line, each definition after `: `.
+            L::Dt => self.block(1),
+            L::Dd => {
+                self.block(1);
+                if !self.in_data_table() {
+                    self.containers.push(Container::Item(DEFINITION.len()));
+                    self.marker = Some(DEFINITION.to_owned());
+                }
+            }
             L::Pre | L::Listing | L::Xmp | L::Plaintext => {
                 self.block(2);
                 if self.pre_depth == 0 && !self.in_data_table() && self.in_heading == 0 {
@@ -456,6 +471,14 @@ impl<'b> Writer<'b> {
                     self.pop_container(|c| matches!(c, Container::Quote));
                 }
                 self.block(2);
+            }
+            L::Dt => self.block(1),
+            L::Dd => {
+                if !self.in_data_table() {
+                    self.marker = None;
+                    self.pop_container(|c| matches!(c, Container::Item(_)));
+                }
+                self.block(1);
             }
             L::Pre | L::Listing | L::Xmp | L::Plaintext => {
                 self.pre_depth -= 1;

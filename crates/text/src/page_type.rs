@@ -709,7 +709,7 @@ fn short_text(node: NodeRef<'_>, max: usize) -> Option<String> {
 }
 
 /// The prices in a text: a currency sign or code next to a number.
-fn prices_in(text: &str) -> u32 {
+pub(crate) fn prices_in(text: &str) -> u32 {
     const SIGNS: [char; 5] = ['$', '€', '£', '¥', '₹'];
     let mut n = 0;
     for (i, c) in text.char_indices() {

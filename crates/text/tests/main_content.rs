@@ -20,7 +20,7 @@ use spinneret_text::{Options, Page, extract_page};
 
 /// The scores of the last recorded run (precision, recall, F1), rounded
 /// down: raise them when the method improves.
-const FLOOR: (f64, f64, f64) = (0.88, 0.93, 0.90);
+const FLOOR: (f64, f64, f64) = (0.87, 0.94, 0.91);
 
 #[derive(Default, Clone, Copy)]
 struct Counts {

@@ -19,12 +19,12 @@ use spinneret_text::{Options, Page, PageType, extract_page};
 /// F1 of the last recorded run, overall and by type (in [`TYPES`]' order
 /// after "all"), rounded down: raise them when the method improves.
 const FLOORS: [(&str, f64); 8] = [
-    ("all", 0.79),
+    ("all", 0.81),
     ("article", 0.92),
     ("service", 0.80),
-    ("collection", 0.60),
-    ("listing", 0.53),
-    ("documentation", 0.89),
+    ("collection", 0.66),
+    ("listing", 0.60),
+    ("documentation", 0.90),
     ("forum", 0.75),
     ("product", 0.58),
 ];

@@ -88,7 +88,12 @@ pub struct Selection {
 impl Selection {
     /// Whether `node` is left out (with all its content).
     pub fn is_dropped(&self, node: NodeId) -> bool {
-        self.dropped.get(node.index()).copied().unwrap_or(false)
+        self.is_dropped_index(node.index())
+    }
+
+    /// [`Selection::is_dropped`] by node index.
+    fn is_dropped_index(&self, index: usize) -> bool {
+        self.dropped.get(index).copied().unwrap_or(false)
     }
 }
 
@@ -613,13 +618,22 @@ fn is_prose_block(e: ElementRef<'_>) -> bool {
 
 /// Step 6: marks what to leave out inside `root`.
 fn prune(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool]) {
-    prune_with(root, stats, marks, dropped, false);
+    prune_with(root, stats, marks, dropped, Keep::default());
 }
 
-/// [`prune`]; with `cards`, a group of repeated cards (a listing's items,
-/// a grid's products) is not link boilerplate however many links it
-/// holds.
-fn prune_with(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool], cards: bool) {
+/// What [`prune_with`] keeps that [`prune`] leaves out.
+#[derive(Clone, Copy, Debug, Default)]
+struct Keep {
+    /// Cards (a listing's items, a grid's products: [`typed::is_cards`]),
+    /// however many links they hold.
+    cards: bool,
+    /// A grid's (a listing's, a collection's): its items' short date
+    /// lines, and the short blocks that hold a price (product cards).
+    grid: bool,
+}
+
+/// [`prune`], keeping what `keep` says.
+fn prune_with(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bool], keep: Keep) {
     let total = stats.get(root).chars.max(1);
     walk(root, |node, step| {
         if step == Step::Leave {
@@ -635,7 +649,7 @@ fn prune_with(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bo
         if dropped[node.id().index()] || !e.renders_text_with(VIEW) {
             return false;
         }
-        if leave_out(node, total, stats, marks, cards) {
+        if leave_out(node, total, stats, marks, keep) {
             dropped[node.id().index()] = true;
             return false;
         }
@@ -695,7 +709,8 @@ fn cut_from(heading: NodeRef<'_>, root: NodeRef<'_>, stats: &Stats, dropped: &mu
 
 /// Whether `node` (inside a chosen root holding `total` characters) is
 /// boilerplate to leave out.
-fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, cards: bool) -> bool {
+fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: Keep) -> bool {
+    let cards = keep.cards;
     let c = stats.get(node);
     let most = c.chars.saturating_mul(2) > total;
     match marks.kind(node) {
@@ -715,7 +730,10 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, cards:
     }
     // Captions and figures' credits are not the article's text (the
     // evaluation set's "without" has them; Trafilatura leaves images out).
-    if matches!(name, Some(L::Figcaption)) || name == Some(L::Figure) && !most {
+    // (A grid's product card may be a linked `figure`.)
+    if matches!(name, Some(L::Figcaption))
+        || name == Some(L::Figure) && !most && !(cards && c.links > 0)
+    {
         return true;
     }
     let density = c.link_density();
@@ -736,7 +754,7 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, cards:
     if listy
         && c.chars > 0
         && ((density > 0.5 && c.chars < 300) || density > 0.75)
-        && !(cards && (most || typed::is_cards(node, stats)))
+        && !(cards && (most || typed::is_cards(node, stats, keep.grid)))
     {
         return true;
     }
@@ -745,7 +763,7 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, cards:
         // A lone "Read more" or "Next article" link.
         return is_navigation_link(node);
     }
-    if c.chars < 100 && marks.is_dateline(node) {
+    if c.chars < 100 && marks.is_dateline(node) && !keep.grid {
         return true;
     }
     false

@@ -19,13 +19,18 @@
 
 use spinneret_html::{Document, NodeRef};
 
-use super::{Marks, Selection, VIEW, body_of, kept_chars, prune_with, select};
-use crate::page_type::PageType;
+use super::{Keep, Marks, Selection, VIEW, body_of, kept_chars, prune_with, select, short_text};
+use crate::page_type::{PageType, prices_in};
 use crate::stats::Stats;
 
 /// The default selection is replaced by the broad one when it keeps less
 /// than this share of the broad one's characters.
 const BROAD_OVER: f32 = 0.5;
+
+/// A listing's or a collection's default selection is replaced when it
+/// keeps less than this share: their content is the grid, which one
+/// container rarely holds.
+const GRID_OVER: f32 = 0.8;
 
 /// An article's selection is replaced by the broad one only when it is
 /// shorter than this (characters) …
@@ -40,17 +45,18 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
     let stats = Stats::of(doc.root(), VIEW);
     let body = body_of(doc);
     let marks = Marks::of(body);
-    let cards = matches!(
-        page_type,
-        PageType::Listing | PageType::Collection | PageType::Service
-    );
     let mut dropped = vec![false; doc.node_count()];
-    prune_with(body, &stats, &marks, &mut dropped, cards);
+    let keep = Keep {
+        cards: true,
+        grid: matches!(page_type, PageType::Listing | PageType::Collection),
+    };
+    prune_with(body, &stats, &marks, &mut dropped, keep);
     let kept = kept_chars(body, &stats, &dropped);
     let over = match page_type {
         // An article's selection only when it kept next to nothing.
         PageType::Article | PageType::Other if chosen.kept >= ARTICLE_SHORT => 0.0,
         PageType::Article | PageType::Other => ARTICLE_OVER,
+        PageType::Listing | PageType::Collection => GRID_OVER,
         _ => BROAD_OVER,
     };
     if std::env::var_os("SPINNERET_DEBUG_MAIN").is_some() {
@@ -79,7 +85,34 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
             kept,
         };
     }
-    chosen
+    // (A product's container is its description: what it prunes stays
+    // out.)
+    if matches!(
+        page_type,
+        PageType::Article | PageType::Other | PageType::Product
+    ) {
+        return chosen;
+    }
+    // The default container, pruned as the broad selection is too (cards
+    // kept; a grid's dates too): what either pruning keeps stays (the
+    // default may have been chosen with the class marks off).
+    let mut dropped = vec![false; doc.node_count()];
+    for &root in &chosen.roots {
+        prune_with(doc.node(root), &stats, &marks, &mut dropped, keep);
+    }
+    for (i, d) in dropped.iter_mut().enumerate() {
+        *d = *d && chosen.is_dropped_index(i);
+    }
+    let kept = chosen
+        .roots
+        .iter()
+        .map(|&r| kept_chars(doc.node(r), &stats, &dropped))
+        .sum();
+    Selection {
+        roots: chosen.roots,
+        dropped,
+        kept,
+    }
 }
 
 /// The shortest mean link text of a block of content links (headlines,
@@ -87,10 +120,13 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
 const CONTENT_LINK: u32 = 30;
 
 /// Whether a link-dense block is cards, not a menu: its links are
-/// headlines or product names ([`CONTENT_LINK`]), or its children a group
-/// of repeated cards ([`is_card_group`]).
-pub(super) fn is_cards(node: NodeRef<'_>, stats: &Stats) -> bool {
-    stats.get(node).mean_link() >= CONTENT_LINK || is_card_group(node, stats)
+/// headlines or product names ([`CONTENT_LINK`]), its children a group of
+/// repeated cards ([`is_card_group`]), or — on a `grid` page — it is a
+/// product's card (a short block with a price).
+pub(super) fn is_cards(node: NodeRef<'_>, stats: &Stats, grid: bool) -> bool {
+    stats.get(node).mean_link() >= CONTENT_LINK
+        || is_card_group(node, stats)
+        || grid && stats.get(node).chars < 300 && prices_in(&short_text(node)) > 0
 }
 
 /// Whether `node`'s children are a group of repeated cards: three or more

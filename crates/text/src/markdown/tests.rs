@@ -147,3 +147,19 @@ fn deep_nesting() {
     let html = format!("{}x", "<ul><li>".repeat(50_000));
     assert!(md(&html).ends_with("- x"));
 }
+
+#[test]
+fn definition_lists_as_pandoc_writes_them() {
+    assert_eq!(
+        md(
+            "<dl><dt>Weight</dt><dd>1.2 kg</dd><dt>Size</dt><dd>A4</dd><dd>Letter, <b>US</b></dd></dl><p>After"
+        ),
+        "Weight\n: 1.2 kg\nSize\n: A4\n: Letter, US\n\nAfter"
+    );
+    // Paragraphs in a definition: a blank line before it (Pandoc's
+    // loose form), its continuation indented under it.
+    assert_eq!(
+        md("<dl><dt>Note</dt><dd><p>One.</p><p>Two.</p></dd></dl>"),
+        "Note\n\n: One.\n\n  Two."
+    );
+}

@@ -1,0 +1,237 @@
+//! Hand-made pages of each type: what the classifier says, and what main
+//! content keeps and drops for each — a listing of 20 items, a forum thread
+//! with quoted posts, a product with a specification table, a
+//! documentation page with code, a service page of sections, a shop's
+//! grid, and an article next to all of them.
+
+use spinneret_text::{Format, Options, Page, PageType, extract_page};
+
+const NAV: &str = "<header><nav><a href=/>Home</a> <a href=/about>About us</a> \
+    <a href=/contact>Contact</a> <a href=/login>Log in</a></nav></header>";
+const FOOTER: &str = "<footer><p>Copyright 2026 Example Media Group. All rights reserved.</p>\
+    <a href=/privacy>Privacy policy</a></footer>";
+
+fn page(body: &str) -> String {
+    format!(
+        "<!doctype html><html lang=en><head><title>T</title></head><body>{NAV}{body}{FOOTER}</body></html>"
+    )
+}
+
+fn extract(html: &str, url: &str, format: Format) -> (PageType, String) {
+    let page = Page {
+        url: Some(url),
+        ..Page::new(html.as_bytes())
+    };
+    let out = extract_page(
+        &page,
+        &Options {
+            main_content: true,
+            format,
+            ..Options::default()
+        },
+    );
+    (out.page_type, out.text)
+}
+
+fn assert_boilerplate_dropped(text: &str) {
+    for gone in ["About us", "Log in", "Copyright 2026", "Privacy policy"] {
+        assert!(!text.contains(gone), "{gone:?} kept in {text}");
+    }
+}
+
+#[test]
+fn a_listing_keeps_every_item_title_teaser_and_date() {
+    let items: String = (1..=20)
+        .map(|i| {
+            format!(
+                "<article class=card><h3><a href=/stories/{i}>Story number {i} about the river valley</a></h3>\
+                 <p>Teaser {i}: what happened on the farms this week.</p><time>May {i}, 2026</time></article>"
+            )
+        })
+        .collect();
+    let html = page(&format!(
+        "<main><h1>Latest stories</h1><p>Our newsroom's reporting from the valley.</p>\
+         <section class=stories>{items}</section></main>"
+    ));
+    let (t, text) = extract(&html, "https://news.example/", Format::Text);
+    assert_eq!(t, PageType::Listing);
+    for i in 1..=20 {
+        assert!(
+            text.contains(&format!("Story number {i} about")),
+            "title {i}"
+        );
+        assert!(text.contains(&format!("Teaser {i}:")), "teaser {i}");
+        assert!(text.contains(&format!("May {i}, 2026")), "date {i}");
+    }
+    assert!(text.contains("Our newsroom's reporting"));
+    assert_boilerplate_dropped(&text);
+}
+
+#[test]
+fn a_forum_thread_keeps_every_post_with_its_quotes() {
+    let posts: String = (1..=6)
+        .map(|i| {
+            let quote = if i > 1 {
+                format!("<blockquote>Post {} said the pump was fine.</blockquote>", i - 1)
+            } else {
+                String::new()
+            };
+            format!(
+                "<div class=topic-post><div class=user-card><a href=/u/user{i}>user{i}</a> \
+                 <span>Joined 2019</span></div><div class=cooked>{quote}<p>Reply {i}: I replaced \
+                 the seal on my pump and it has run quietly ever since, thanks for the tip.</p></div>\
+                 <button>Reply</button> <button>Quote</button><time>2026-05-0{i}</time></div>"
+            )
+        })
+        .collect();
+    let html = page(&format!("<main><h1>My pump is noisy</h1>{posts}</main>"));
+    let (t, text) = extract(
+        &html,
+        "https://forum.example.org/t/noisy-pump/4711",
+        Format::Text,
+    );
+    assert_eq!(t, PageType::Forum);
+    for i in 1..=6 {
+        assert!(
+            text.contains(&format!("Reply {i}: I replaced")),
+            "post {i} in {text}"
+        );
+    }
+    assert!(text.contains("Post 3 said the pump was fine."), "a quote");
+    assert_boilerplate_dropped(&text);
+}
+
+#[test]
+fn a_product_keeps_its_description_and_specification_table() {
+    let html = page(
+        r#"<script type="application/ld+json">{"@type":"Product","name":"Kettle K2","offers":{"@type":"Offer","price":"49.00"}}</script>
+        <main><div class=product><h1>Kettle K2</h1><p class=price>$49.00</p>
+        <button class=add-to-cart>Add to cart</button>
+        <div class=description><p>A steel kettle that boils a litre in three minutes, with a
+        base that turns all the way round and a lid that opens with one hand.</p>
+        <p>The handle stays cool, and the kettle switches itself off when it is dry.</p></div>
+        <h2>Specifications</h2><table><tr><th>Property</th><th>Value</th></tr>
+        <tr><td>Capacity</td><td>1.7 l</td></tr><tr><td>Power</td><td>2200 W</td></tr>
+        <tr><td>Weight</td><td>1.1 kg</td></tr></table></div>
+        <section><h2>Customers also viewed</h2><ul><li><a href=/p/1>Toaster T1</a> $29.00</li>
+        <li><a href=/p/2>Mug set</a> $12.00</li></ul></section></main>"#,
+    );
+    let (t, md) = extract(&html, "https://shop.example/kettle-k2", Format::Markdown);
+    assert_eq!(t, PageType::Product);
+    assert!(md.contains("boils a litre in three minutes"), "{md}");
+    assert!(md.contains("switches itself off"), "{md}");
+    assert!(md.contains("| Capacity | 1.7 l |"), "a pipe table in {md}");
+    assert!(md.contains("| Power | 2200 W |"), "{md}");
+    assert!(!md.contains("Toaster T1"), "a related product kept in {md}");
+    assert_boilerplate_dropped(&md);
+}
+
+#[test]
+fn documentation_keeps_headings_code_and_tables() {
+    let sidebar: String = (1..=30)
+        .map(|i| format!("<li><a href=/docs/page{i}>Chapter {i}</a></li>"))
+        .collect();
+    let html = page(&format!(
+        "<div class=docs-sidebar><ul>{sidebar}</ul></div><main><article>\
+         <h1>Reading a file</h1><p>Open the file, then read it to the end; the whole \
+         content comes back as one string, and an error says why it could not be read.</p>\
+         <pre><code class=\"language-rust\">let text = std::fs::read_to_string(\"notes.txt\")?;\n\
+         println!(\"{{text}}\");</code></pre><h2>Errors</h2><table><tr><th>Kind</th><th>When</th></tr>\
+         <tr><td>NotFound</td><td>the file is missing</td></tr></table>\
+         <p>Use <code>read</code> for bytes.</p><pre><code>cargo run</code></pre>\
+         <pre><code>cargo test</code></pre></article></main>"
+    ));
+    let (t, md) = extract(
+        &html,
+        "https://example.com/docs/io/reading",
+        Format::Markdown,
+    );
+    assert_eq!(t, PageType::Documentation);
+    assert!(md.contains("# Reading a file"), "{md}");
+    assert!(md.contains("## Errors"), "{md}");
+    assert!(
+        md.contains("```rust\nlet text = std::fs::read_to_string(\"notes.txt\")?;"),
+        "a fenced block with its language in {md}"
+    );
+    assert!(md.contains("| NotFound | the file is missing |"), "{md}");
+    assert!(!md.contains("Chapter 17"), "the sidebar kept in {md}");
+    assert_boilerplate_dropped(&md);
+}
+
+#[test]
+fn a_service_page_keeps_all_its_sections() {
+    let html = page(
+        "<main><section class=hero><h1>Payroll without the paperwork</h1>\
+         <p>Pay your team in minutes, in every state, with taxes filed for you.</p>\
+         <a href=/signup>Get started</a></section>\
+         <section class=features><h2>Features</h2><div><h3>Automatic taxes</h3>\
+         <p>We file federal, state and local taxes every quarter.</p></div><div><h3>Benefits</h3>\
+         <p>Health, dental and retirement plans from one screen.</p></div></section>\
+         <section class=pricing><h2>Pricing</h2><p>Simple: $40 a month plus $6 a person.</p>\
+         <a href=/demo>Book a demo</a></section>\
+         <section class=faq><h2>Questions</h2><h3>Can I switch mid-year?</h3>\
+         <p>Yes: we import your year-to-date payroll for you.</p></section></main>",
+    );
+    let (t, text) = extract(&html, "https://payroll.example/", Format::Text);
+    assert_eq!(t, PageType::Service);
+    for kept in [
+        "Pay your team in minutes",
+        "We file federal, state and local taxes",
+        "Health, dental and retirement plans",
+        "$40 a month plus $6 a person",
+        "we import your year-to-date payroll",
+    ] {
+        assert!(text.contains(kept), "{kept:?} missing from {text}");
+    }
+    assert_boilerplate_dropped(&text);
+}
+
+#[test]
+fn a_collection_keeps_its_products_names_and_prices() {
+    let cards: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<div class=product-card><a href=/products/kettle-{i}>Steel kettle model {i}</a>\
+                 <span class=price>${i}9.00</span></div>"
+            )
+        })
+        .collect();
+    let html = page(&format!(
+        "<main><h1>Kettles</h1><p>12 products</p><div class=grid>{cards}</div>\
+         <p>Our kettles boil fast and switch off when dry.</p></main>"
+    ));
+    let (t, text) = extract(
+        &html,
+        "https://shop.example/collections/kettles",
+        Format::Text,
+    );
+    assert_eq!(t, PageType::Collection);
+    for i in 1..=12 {
+        assert!(
+            text.contains(&format!("Steel kettle model {i}")),
+            "card {i} in {text}"
+        );
+        assert!(text.contains(&format!("${i}9.00")), "price {i}");
+    }
+    assert_boilerplate_dropped(&text);
+}
+
+#[test]
+fn an_article_is_its_story_alone() {
+    let related: String = (1..=5)
+        .map(|i| format!("<li><a href=/r/{i}>Another story {i}</a></li>"))
+        .collect();
+    let html = page(&format!(
+        "<meta property=og:type content=article><main><article><h1>Rain in the valley</h1>\
+         <p>It rained all day in the valley, and the river rose by a metre, which the farmers \
+         had feared since spring.</p><p>By evening the water had reached the old mill, where \
+         it stopped, a hand's breadth below the door.</p></article>\
+         <aside><h2>Related</h2><ul>{related}</ul></aside></main>"
+    ));
+    let (t, text) = extract(&html, "https://news.example/2026/05/rain", Format::Text);
+    assert_eq!(t, PageType::Article);
+    assert!(text.contains("the river rose by a metre"));
+    assert!(text.contains("a hand's breadth below the door"));
+    assert!(!text.contains("Another story"), "{text}");
+    assert_boilerplate_dropped(&text);
+}
