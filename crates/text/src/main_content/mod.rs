@@ -106,28 +106,35 @@ pub const VIEW: VisibleTextOptions = VisibleTextOptions { noscript: true };
 /// space) does not score (Readability's 25).
 const MIN_PARAGRAPH: u32 = 25;
 
-/// Chooses the main content of `doc` (see the module documentation).
+/// Chooses the main content of `doc` (see the module documentation) as
+/// for an article ([`select_for`] chooses it for any page type).
 pub fn select(doc: &Document) -> Selection {
     let stats = Stats::of(doc.root(), VIEW);
     let body = body_of(doc);
+    let marks = Marks::of(body);
+    select_in(doc, &stats, body, &marks)
+}
+
+/// [`select`] with the counts and marks already made.
+fn select_in(doc: &Document, stats: &Stats, body: NodeRef<'_>, marks: &Marks) -> Selection {
     let debug = std::env::var_os("SPINNERET_DEBUG_MAIN").is_some();
-    let mut marks = Marks::of(body);
-    let mut best = attempt(doc, body, &stats, &marks, debug);
+    let mut marks = std::borrow::Cow::Borrowed(marks);
+    let mut best = attempt(doc, body, stats, &marks, debug);
     // Readability's retry: with the class and id marks off, when the
     // article came out short (a layout wrapper named `sidebar-right`).
     if best.kept < RETRY_BELOW {
         let relaxed = marks.relaxed();
-        let again = attempt(doc, body, &stats, &relaxed, debug);
+        let again = attempt(doc, body, stats, &relaxed, debug);
         if again.kept > best.kept.saturating_mul(2) {
             best = again;
-            marks = relaxed;
+            marks = std::borrow::Cow::Owned(relaxed);
         }
     }
     // Step 7: too little for what the page holds.
     if best.kept < 250 && best.roots != [body.id()] {
         let mut whole = vec![false; doc.node_count()];
-        prune(body, &stats, &marks, &mut whole);
-        let kept = kept_chars(body, &stats, &whole);
+        prune(body, stats, &marks, &mut whole);
+        let kept = kept_chars(body, stats, &whole);
         if kept > best.kept.saturating_mul(2) {
             best = Selection {
                 roots: vec![body.id()],

@@ -19,7 +19,7 @@
 
 use spinneret_html::{Document, NodeRef};
 
-use super::{Keep, Marks, Selection, VIEW, body_of, kept_chars, prune_with, select, short_text};
+use super::{Keep, Marks, Selection, VIEW, body_of, kept_chars, prune_with, select_in, short_text};
 use crate::page_type::{PageType, prices_in};
 use crate::stats::Stats;
 
@@ -41,10 +41,10 @@ const ARTICLE_OVER: f32 = 0.2;
 
 /// The main content of `doc`, a page of type `page_type`.
 pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
-    let chosen = select(doc);
     let stats = Stats::of(doc.root(), VIEW);
     let body = body_of(doc);
     let marks = Marks::of(body);
+    let chosen = select_in(doc, &stats, body, &marks);
     let mut dropped = vec![false; doc.node_count()];
     let keep = Keep {
         cards: true,
