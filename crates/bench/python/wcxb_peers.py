@@ -52,9 +52,11 @@ each package's plain-text main-content call, with the arguments said here):
                        200, True), the non-boilerplate paragraphs joined by " ";
                        STOPLIST is the union of all of jusText's stoplists, as
                        trafilatura.external.jt_stoplist_init() builds it
-    spinneret          the "text" of each {"id", "text"} line of
-                       --spinneret-jsonl FILE (scored, not timed); without
-                       the option, skipped
+    spinneret          spinneret.text(bytes, url=url, main_content=True) of
+                       the spinneret package when it is installed here (timed
+                       as the others, as text_peers.py times it); else, with
+                       --spinneret-jsonl FILE, the "text" of each {"id",
+                       "text"} line (scored, not timed); else skipped
     truth              the page's own articleBody (scored, not timed; not run
                        unless asked for): the metric's self-check, which must
                        give P = R = F1 = 1.0, With 0.988 and Without 0.005
@@ -114,7 +116,8 @@ OPTIONAL = ["truth"]
 # Page types in WCXB's order of size on the dev split.
 PAGE_TYPES = ["article", "service", "collection", "listing", "documentation",
               "forum", "product"]
-# Sources that are read, not run: scored, never timed.
+# Sources that may be read, not run: scored, never timed (spinneret only
+# when given as --spinneret-jsonl).
 UNTIMED = {"spinneret", "truth"}
 
 
@@ -210,6 +213,18 @@ def lxml_text(root):
     return "".join(parts)
 
 
+def make_spinneret():
+    """spinneret.text(bytes, url=url, main_content=True), as text_peers.py
+    calls it."""
+    import spinneret
+    if not hasattr(spinneret, "text"):
+        raise Skip("the spinneret module has no text()")
+
+    def run(data, url):
+        return spinneret.text(data, url=url, main_content=True)
+    return run, package_version("spinneret")
+
+
 def make_readability():
     import lxml.html
     from readability import Document
@@ -228,8 +243,9 @@ FACTORIES = {
     "resiliparse": make_resiliparse,
     "readability": make_readability,
     "justext": make_justext,
+    "spinneret": make_spinneret,
 }
-KNOWN = list(FACTORIES) + sorted(UNTIMED)
+KNOWN = list(FACTORIES) + sorted(UNTIMED - set(FACTORIES))
 
 
 # ------------------------------------------------------------------- scoring
@@ -451,12 +467,7 @@ def main():
         ver = None
         if name == "truth":
             results, errors = [p["body"] for p in pages], [None] * len(pages)
-        elif name == "spinneret":
-            if not args.spinneret_jsonl:
-                skipped[name] = "no --spinneret-jsonl"
-                print(f"wcxb_peers.py: {name}: skipped: no --spinneret-jsonl",
-                      file=sys.stderr)
-                continue
+        elif name == "spinneret" and args.spinneret_jsonl:
             results, errors = read_jsonl(args.spinneret_jsonl, pages)
             print(f"wcxb_peers.py: spinneret: from {args.spinneret_jsonl} "
                   "(not timed)", file=sys.stderr)
