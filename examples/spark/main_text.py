@@ -13,7 +13,8 @@ the executors (Arrow record batches, no per-page Python): every HTML
 response with a 2xx status and a payload becomes a row of warc_text's
 columns — record_id, url, date, file, offset, status, content_type,
 encoding, language (detected, ISO 639-3), language_confidence, html_lang,
-content_language, title, canonical, published and text (the article
+content_language, title, canonical, published, page_type (article,
+forum, product, collection, listing, documentation, service) and text (the article
 without navigation, menus, footers, comments or ads; --whole-page for all
 visible text, --markdown for Markdown). The table is written under --out
 partitioned by the detected language (`OUT/language=eng/part-….parquet`;
@@ -40,7 +41,7 @@ import spinneret
 SCHEMA = ("record_id string, url string, date string, file string, offset long, status int, "
           "content_type string, encoding string, language string, language_confidence float, "
           "html_lang string, content_language string, title string, canonical string, published string, "
-          "text string")
+          "page_type string, text string")
 CASTS = {"offset": pa.int64(), "status": pa.int32()}
 
 
