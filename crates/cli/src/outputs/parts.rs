@@ -86,6 +86,17 @@ impl Parts {
 /// written, through [`PartsOut`]) and its checkpoints (which seal it).
 pub type SharedParts = std::rc::Rc<std::cell::RefCell<Parts>>;
 
+/// Seals the part being written of shared `parts` ([`Parts::seal`]), an
+/// error naming the part.
+pub fn seal(parts: &SharedParts) -> Result<(), crate::Error> {
+    let mut parts = parts.borrow_mut();
+    let path = part(&parts.dir, parts.count);
+    parts.seal().map_err(|source| crate::Error::ResumeFile {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
 /// A writer into the part being written.
 #[derive(Debug)]
 pub struct PartsOut(pub SharedParts);

@@ -180,6 +180,28 @@ impl Resume {
         self.restored.as_ref().map(|c| &c.state)
     }
 
+    /// The sink's state at the checkpoint the run goes on from, read as
+    /// `T` (a journal that does not read is an [`Error::Resume`]).
+    pub fn restored_as<T: serde::de::DeserializeOwned>(&self) -> Result<Option<T>, Error> {
+        let Some(state) = self.restored_state() else {
+            return Ok(None);
+        };
+        serde_json::from_value(state.clone())
+            .map(Some)
+            .map_err(|e| Error::Resume {
+                dir: self.dir.display().to_string(),
+                what: format!("its journal does not read: {e}"),
+            })
+    }
+
+    /// The folder's Parquet parts, the first `whole` kept
+    /// ([`Parts::open`](super::parts::Parts::open)).
+    pub fn parts(&self, whole: usize) -> Result<super::parts::SharedParts, Error> {
+        let parts = super::parts::Parts::open(self.file("parts"), whole)
+            .map_err(|e| self.file_error("parts", e))?;
+        Ok(std::rc::Rc::new(std::cell::RefCell::new(parts)))
+    }
+
     /// Inputs finished before this run started.
     pub fn skipped(&self) -> usize {
         self.restored.as_ref().map_or(0, |c| c.inputs)

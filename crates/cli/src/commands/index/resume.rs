@@ -15,9 +15,7 @@
 //! waiting for its response) — records of two inputs are never joined —
 //! so a checkpoint holds no record half-settled.
 
-use std::cell::RefCell;
 use std::path::PathBuf;
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use spinneret_index::cc_columns;
@@ -28,7 +26,7 @@ use super::result::IndexResult;
 use crate::Error;
 use crate::columnar::BatchWriter;
 use crate::inputs::Source;
-use crate::outputs::parts::{Parts, SharedParts};
+use crate::outputs::parts::SharedParts;
 use crate::outputs::resume::Resume;
 
 /// What a checkpoint of `index` keeps.
@@ -70,24 +68,14 @@ impl<'r> IndexResume<'r> {
         sources: &[Source],
     ) -> Result<(IndexResume<'r>, Option<State>), Error> {
         resume.start(&args.resume_key(), sources)?;
-        let state: Option<State> = match resume.restored_state() {
-            Some(v) => Some(
-                serde_json::from_value(v.clone()).map_err(|e| Error::Resume {
-                    dir: resume.file("").display().to_string(),
-                    what: format!("its journal does not read: {e}"),
-                })?,
-            ),
-            None => None,
-        };
+        let state: Option<State> = resume.restored_as()?;
         let s = state.unwrap_or_default();
         let file_error = |name: &str| {
             let path = resume.file(name).display().to_string();
             move |source| Error::ResumeFile { path, source }
         };
         let parts = match args.format {
-            IndexFormat::Parquet => Some(Rc::new(RefCell::new(
-                Parts::open(resume.file("parts"), s.parts).map_err(file_error("parts"))?,
-            ))),
+            IndexFormat::Parquet => Some(resume.parts(s.parts)?),
             IndexFormat::Cdxj | IndexFormat::Cdx11 => None,
         };
         // Runs past the checkpoint's (made before a stop) go.
@@ -211,10 +199,5 @@ pub fn seal_part(
     let fresh = BatchWriter::new(cc_columns::schema()).map_err(Error::Parquet)?;
     let done = std::mem::replace(writer, fresh);
     done.finish(out).map_err(Error::Parquet)?;
-    let mut parts = parts.borrow_mut();
-    let n = parts.count();
-    parts.seal().map_err(|source| Error::ResumeFile {
-        path: format!("parts/{n:06}.parquet"),
-        source,
-    })
+    crate::outputs::parts::seal(parts)
 }

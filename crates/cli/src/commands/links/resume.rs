@@ -9,10 +9,8 @@
 //! uninterrupted one does). Lines go to the resume folder's output file,
 //! flushed at each checkpoint.
 
-use std::cell::RefCell;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use spinneret_canon::KeyHash;
@@ -23,7 +21,7 @@ use super::parquet::ParquetOut;
 use super::stats::Stats;
 use crate::Error;
 use crate::inputs::Source;
-use crate::outputs::parts::{Parts, SharedParts};
+use crate::outputs::parts::SharedParts;
 use crate::outputs::resume::Resume;
 
 /// What a checkpoint of `links` keeps.
@@ -65,24 +63,14 @@ impl<'r> LinksResume<'r> {
         sources: &[Source],
     ) -> Result<Restored<'r>, Error> {
         resume.start(&args.resume_key(), sources)?;
-        let state: Option<State> = match resume.restored_state() {
-            Some(v) => Some(
-                serde_json::from_value(v.clone()).map_err(|e| Error::Resume {
-                    dir: resume.file("").display().to_string(),
-                    what: format!("its journal does not read: {e}"),
-                })?,
-            ),
-            None => None,
-        };
+        let state: Option<State> = resume.restored_as()?;
         let (parts, keys) = state.as_ref().map_or((0, 0), |s| (s.parts, s.keys));
         let file_error = |name: &str| {
             let path = resume.file(name).display().to_string();
             move |source| Error::ResumeFile { path, source }
         };
         let parts = match args.format {
-            Format::Parquet => Some(Rc::new(RefCell::new(
-                Parts::open(resume.file("parts"), parts).map_err(file_error("parts"))?,
-            ))),
+            Format::Parquet => Some(resume.parts(parts)?),
             Format::Jsonl | Format::Tsv => None,
         };
         let (keys, unique) = if args.unique {
@@ -196,10 +184,5 @@ pub fn seal_part(
     let done = std::mem::replace(p, ParquetOut::new().map_err(Error::Parquet)?);
     done.finish(w).map_err(Error::Parquet)?;
     w.flush().map_err(Error::Output)?;
-    let mut parts = parts.borrow_mut();
-    let n = parts.count();
-    parts.seal().map_err(|source| Error::ResumeFile {
-        path: format!("parts/{n:06}.parquet"),
-        source,
-    })
+    crate::outputs::parts::seal(parts)
 }

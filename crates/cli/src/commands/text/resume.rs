@@ -8,9 +8,7 @@
 //! [`crate::outputs::parts`]). Every other format's pages are in the
 //! folder's output file, flushed at each checkpoint.
 
-use std::cell::RefCell;
 use std::io::Write;
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +18,7 @@ use super::wet::WarcDate;
 use crate::Error;
 use crate::columnar::BatchWriter;
 use crate::inputs::Source;
-use crate::outputs::parts::{Parts, SharedParts};
+use crate::outputs::parts::SharedParts;
 use crate::outputs::resume::Resume;
 
 /// What a checkpoint of `text` keeps.
@@ -63,26 +61,9 @@ impl<'r> TextResume<'r> {
         date: WarcDate,
     ) -> Result<(TextResume<'r>, Option<State>), Error> {
         resume.start(&args.resume_key(), sources)?;
-        let state: Option<State> = match resume.restored_state() {
-            Some(v) => Some(
-                serde_json::from_value(v.clone()).map_err(|e| Error::Resume {
-                    dir: resume.file("").display().to_string(),
-                    what: format!("its journal does not read: {e}"),
-                })?,
-            ),
-            None => None,
-        };
+        let state: Option<State> = resume.restored_as()?;
         let parts = match args.format {
-            TextFormat::Parquet => {
-                let whole = state.map_or(0, |s| s.parts);
-                let parts = Parts::open(resume.file("parts"), whole).map_err(|source| {
-                    Error::ResumeFile {
-                        path: resume.file("parts").display().to_string(),
-                        source,
-                    }
-                })?;
-                Some(Rc::new(RefCell::new(parts)))
-            }
+            TextFormat::Parquet => Some(resume.parts(state.map_or(0, |s| s.parts))?),
             _ => None,
         };
         let date = state.map_or(date, |s| s.date);
@@ -161,10 +142,5 @@ pub fn seal_part(
     let done = std::mem::replace(writer, fresh);
     done.finish(w).map_err(Error::Parquet)?;
     w.flush().map_err(Error::Output)?;
-    let mut parts = parts.borrow_mut();
-    let n = parts.count();
-    parts.seal().map_err(|source| Error::ResumeFile {
-        path: format!("parts/{n:06}.parquet"),
-        source,
-    })
+    crate::outputs::parts::seal(parts)
 }
