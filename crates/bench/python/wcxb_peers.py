@@ -108,7 +108,6 @@ import re
 import sys
 import time
 from collections import Counter
-from importlib.metadata import PackageNotFoundError, version
 
 DEFAULT = ["rs_trafilatura", "trafilatura", "trafilatura_recall",
            "resiliparse", "readability", "justext", "spinneret"]
@@ -121,25 +120,16 @@ PAGE_TYPES = ["article", "service", "collection", "listing", "documentation",
 UNTIMED = {"spinneret", "truth"}
 
 
-class Skip(Exception):
-    """An extractor that cannot run here; the message says why."""
-
-
-def package_version(dist):
-    try:
-        return version(dist)
-    except PackageNotFoundError:
-        return None
-
-
-# ---------------------------------------------------------------- extractors
-# Each factory imports its package and returns (fn, version), fn(data: bytes,
-# url: str or None) -> str or None; an ImportError or Skip skips the extractor.
-
-
-def _decode_file():
-    from trafilatura.utils import decode_file
-    return decode_file
+# The peers text_peers.py runs too, called the same way, and its pass timer.
+from text_peers import (  # noqa: E402 -- beside this script
+    Skip,
+    make_justext,
+    make_readability,
+    make_resiliparse,
+    make_spinneret,
+    package_version,
+    run_pass,
+)
 
 
 def make_rs_trafilatura():
@@ -162,88 +152,14 @@ def make_trafilatura(favor_recall):
     return factory
 
 
-def make_resiliparse():
-    from resiliparse.extract.html2text import extract_plain_text
-    from resiliparse.parse.encoding import bytes_to_str, detect_encoding
-    from resiliparse.parse.html import HTMLTree
-
-    def run(data, url):
-        tree = HTMLTree.parse(bytes_to_str(data, detect_encoding(data)))
-        return extract_plain_text(tree, main_content=True)
-    return run, package_version("resiliparse")
-
-
-def make_justext():
-    import justext
-    stoplist = tuple({word for language in justext.get_stoplists()
-                      for word in justext.get_stoplist(language)})
-
-    def run(data, url):
-        paragraphs = justext.justext(data, stoplist, 50, 200, 0.1, 0.2, 0.2,
-                                     200, True)
-        return " ".join(p.text for p in paragraphs if not p.is_boilerplate)
-    return run, package_version("justext")
-
-
-# Elements around which the text of readability's summary gets a line break
-# (as text_peers.py).
-BLOCK_TAGS = frozenset(
-    "address article aside blockquote body br caption dd details dialog div "
-    "dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr "
-    "html li main nav ol p pre section summary table tbody td tfoot th thead "
-    "tr ul".split())
-
-
-def lxml_text(root):
-    """The text of an lxml tree, a newline around block elements; comments
-    and processing instructions are dropped, their tails kept."""
-    from lxml import etree
-    parts = []
-    for action, el in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
-        if action == "start":
-            if el.tag in BLOCK_TAGS:
-                parts.append("\n")
-            if el.text:
-                parts.append(el.text)
-            continue
-        if action == "end" and el.tag in BLOCK_TAGS:
-            parts.append("\n")
-        if el.tail and el is not root:
-            parts.append(el.tail)
-    return "".join(parts)
-
-
-def make_spinneret():
-    """spinneret.text(bytes, url=url, main_content=True), as text_peers.py
-    calls it."""
-    import spinneret
-    if not hasattr(spinneret, "text"):
-        raise Skip("the spinneret module has no text()")
-
-    def run(data, url):
-        return spinneret.text(data, url=url, main_content=True)
-    return run, package_version("spinneret")
-
-
-def make_readability():
-    import lxml.html
-    from readability import Document
-    decode_file = _decode_file()
-
-    def run(data, url):
-        summary = Document(decode_file(data)).summary()
-        return lxml_text(lxml.html.fromstring(summary))
-    return run, package_version("readability-lxml")
-
-
 FACTORIES = {
     "rs_trafilatura": make_rs_trafilatura,
     "trafilatura": make_trafilatura(False),
     "trafilatura_recall": make_trafilatura(True),
-    "resiliparse": make_resiliparse,
-    "readability": make_readability,
+    "resiliparse": make_resiliparse(True),
+    "readability": make_readability(True),
     "justext": make_justext,
-    "spinneret": make_spinneret,
+    "spinneret": make_spinneret(True),
 }
 KNOWN = list(FACTORIES) + sorted(UNTIMED - set(FACTORIES))
 
@@ -323,18 +239,6 @@ def load_pages(shared, limit=None):
             "without_l": [s.lower() for s in item["without"] or []],
         })
     return pages
-
-
-def run_pass(fn, pages):
-    results = [None] * len(pages)
-    errors = [None] * len(pages)
-    start = time.process_time()
-    for i, page in enumerate(pages):
-        try:
-            results[i] = fn(page["data"], page["url"])
-        except Exception as err:  # noqa: BLE001 -- a peer's failure is data
-            errors[i] = f"{type(err).__name__}: {err}"[:300]
-    return time.process_time() - start, results, errors
 
 
 def time_extractor(name, fn, pages, repeat):
