@@ -86,6 +86,20 @@ impl Parts {
 /// written, through [`PartsOut`]) and its checkpoints (which seal it).
 pub type SharedParts = std::rc::Rc<std::cell::RefCell<Parts>>;
 
+/// The Parquet parts of the resume folder of `resume`, the first `whole`
+/// kept ([`Parts::open`]), shared.
+pub fn shared_in(
+    resume: &super::resume::Resume,
+    whole: usize,
+) -> Result<SharedParts, crate::Error> {
+    let dir = resume.file("parts");
+    let parts = Parts::open(dir.clone(), whole).map_err(|source| crate::Error::ResumeFile {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    Ok(std::rc::Rc::new(std::cell::RefCell::new(parts)))
+}
+
 /// Seals the part being written of shared `parts` ([`Parts::seal`]), an
 /// error naming the part.
 pub fn seal(parts: &SharedParts) -> Result<(), crate::Error> {

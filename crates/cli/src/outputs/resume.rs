@@ -194,14 +194,6 @@ impl Resume {
             })
     }
 
-    /// The folder's Parquet parts, the first `whole` kept
-    /// ([`Parts::open`](super::parts::Parts::open)).
-    pub fn parts(&self, whole: usize) -> Result<super::parts::SharedParts, Error> {
-        let parts = super::parts::Parts::open(self.file("parts"), whole)
-            .map_err(|e| self.file_error("parts", e))?;
-        Ok(std::rc::Rc::new(std::cell::RefCell::new(parts)))
-    }
-
     /// Inputs finished before this run started.
     pub fn skipped(&self) -> usize {
         self.restored.as_ref().map_or(0, |c| c.inputs)

@@ -75,7 +75,7 @@ impl<'r> IndexResume<'r> {
             move |source| Error::ResumeFile { path, source }
         };
         let parts = match args.format {
-            IndexFormat::Parquet => Some(resume.parts(s.parts)?),
+            IndexFormat::Parquet => Some(crate::outputs::parts::shared_in(resume, s.parts)?),
             IndexFormat::Cdxj | IndexFormat::Cdx11 => None,
         };
         // Runs past the checkpoint's (made before a stop) go.

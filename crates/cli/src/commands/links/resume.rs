@@ -70,7 +70,7 @@ impl<'r> LinksResume<'r> {
             move |source| Error::ResumeFile { path, source }
         };
         let parts = match args.format {
-            Format::Parquet => Some(resume.parts(parts)?),
+            Format::Parquet => Some(crate::outputs::parts::shared_in(resume, parts)?),
             Format::Jsonl | Format::Tsv => None,
         };
         let (keys, unique) = if args.unique {

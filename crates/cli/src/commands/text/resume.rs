@@ -63,7 +63,10 @@ impl<'r> TextResume<'r> {
         resume.start(&args.resume_key(), sources)?;
         let state: Option<State> = resume.restored_as()?;
         let parts = match args.format {
-            TextFormat::Parquet => Some(resume.parts(state.map_or(0, |s| s.parts))?),
+            TextFormat::Parquet => Some(crate::outputs::parts::shared_in(
+                resume,
+                state.map_or(0, |s| s.parts),
+            )?),
             _ => None,
         };
         let date = state.map_or(date, |s| s.date);
