@@ -59,7 +59,10 @@
 //! Invariants: total (any document gives a type); linear in the document;
 //! the URL is only read, never fetched.
 
-use spinneret_html::{Document, ElementRef, LocalName as L, NodeRef};
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use spinneret_html::{AttrNamespace, Document, ElementRef, LocalName as L, NodeRef};
 
 use crate::stats::{Step, walk};
 
@@ -267,7 +270,7 @@ impl Signals {
                 Step::Leave => {
                     in_pre -= u32::from(name == Some(L::Pre));
                     in_script -= u32::from(script);
-                    s.repeated = s.repeated.max(repeated_children(e, &has_link));
+                    s.repeated = s.repeated.max(repeated_children(e, &has_link, s.repeated));
                     let linked = name == Some(L::A) || has_link[node.id().index()];
                     if linked && let Some(parent) = node.parent() {
                         has_link[parent.id().index()] = true;
@@ -319,40 +322,42 @@ impl Signals {
             }
             _ => {}
         }
-        if let Some(t) = e.attr("itemtype") {
-            for value in t.split_ascii_whitespace() {
-                self.declared.add(value);
+        // One pass over the attributes for the three read of every element.
+        let (mut class, mut id) = ("", "");
+        for a in e.attrs() {
+            if a.namespace() != AttrNamespace::None {
+                continue;
+            }
+            match a.local_name() {
+                Some(L::Class) => class = a.value(),
+                Some(L::Id) => id = a.value(),
+                Some(L::Itemtype) => {
+                    for value in a.value().split_ascii_whitespace() {
+                        self.declared.add(value);
+                    }
+                }
+                _ => {}
             }
         }
-        let class = e.attr("class").unwrap_or_default();
-        let id = e.attr("id").unwrap_or_default();
         if !class.is_empty() || !id.is_empty() {
             self.named(class, id);
         }
     }
 
-    /// Counts what a class or id names.
+    /// Counts what a class or id names: each list once per element,
+    /// however many of its words the two values hold.
     fn named(&mut self, class: &str, id: &str) {
-        // Lowercased once for all the lists.
-        let (class, id) = (class.to_ascii_lowercase(), id.to_ascii_lowercase());
-        let words = |list: &[&str]| list.iter().any(|w| class.contains(w) || id.contains(w));
-        if words(DOCS_NAV) {
-            self.docs_nav += 1;
-        }
-        if words(POSTS) {
-            self.posts += 1;
-        }
-        if words(PRODUCT_CARDS) {
-            self.product_cards += 1;
-        }
-        if words(FILTERS) {
-            self.filters += 1;
-        }
-        if words(SERVICE_SECTIONS) {
-            self.service_sections += 1;
-        }
-        if words(CART) {
-            self.cart += 1;
+        let found = named_lists(class) | named_lists(id);
+        let counters = [
+            &mut self.docs_nav,
+            &mut self.posts,
+            &mut self.product_cards,
+            &mut self.filters,
+            &mut self.service_sections,
+            &mut self.cart,
+        ];
+        for (i, counter) in counters.into_iter().enumerate() {
+            *counter += u32::from(found & (1 << i) != 0);
         }
     }
 
@@ -561,6 +566,53 @@ const CART: &[&str] = &[
     "add-to-bag",
 ];
 
+/// The class and id lists, in the order of [`Signals::named`]'s
+/// counters.
+const NAMED_LISTS: [&[&str]; 6] = [
+    DOCS_NAV,
+    POSTS,
+    PRODUCT_CARDS,
+    FILTERS,
+    SERVICE_SECTIONS,
+    CART,
+];
+
+/// The lists of [`NAMED_LISTS`] as one automaton (ASCII case-insensitive,
+/// as the lists are lower-case ASCII), and each pattern's list.
+struct Named {
+    automaton: AhoCorasick,
+    list_of: Vec<u8>,
+}
+
+/// Which of [`NAMED_LISTS`] have a word in `value`, a bit each: one pass
+/// over the value, however many words the lists hold.
+fn named_lists(value: &str) -> u8 {
+    static NAMED: OnceLock<Named> = OnceLock::new();
+    if value.is_empty() {
+        return 0;
+    }
+    let named = NAMED.get_or_init(|| {
+        let mut patterns = Vec::new();
+        let mut list_of = Vec::new();
+        for (i, list) in (0u8..).zip(NAMED_LISTS) {
+            patterns.extend_from_slice(list);
+            list_of.extend(std::iter::repeat_n(i, list.len()));
+        }
+        let automaton = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::DFA))
+            .ascii_case_insensitive(true)
+            .build(&patterns)
+            .expect("the class and id lists are small");
+        Named { automaton, list_of }
+    });
+    named
+        .automaton
+        .find_overlapping_iter(value)
+        .fold(0, |found, m| {
+            found | 1 << named.list_of[m.pattern().as_usize()]
+        })
+}
+
 /// Add-to-cart link and button texts.
 const CART_TEXTS: &[&str] = &["add to cart", "add to bag", "add to basket", "buy now"];
 
@@ -691,22 +743,30 @@ fn from_url(url: &str) -> Option<UrlSays> {
     path.is_empty().then_some(UrlSays::Home)
 }
 
-/// Whether `node` is the element `name`.
-fn is(node: NodeRef<'_>, name: L) -> bool {
-    node.as_element()
-        .is_some_and(|e| e.local_name() == Some(name))
-}
-
 /// The words (runs of alphanumerics) in `node`'s text.
 fn words(node: NodeRef<'_>) -> u32 {
-    let mut n = 0u32;
-    for d in node.descendants() {
-        if let Some(t) = d.as_text() {
-            n += t
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .count() as u32;
-        }
+    node.descendants()
+        .filter_map(|d| d.as_text())
+        .map(words_in)
+        .sum()
+}
+
+/// The runs of alphanumeric characters in `text`: ASCII bytes tested as
+/// bytes, other characters by Unicode's `Alphabetic` and `Numeric`.
+fn words_in(text: &str) -> u32 {
+    let mut n = 0;
+    let mut in_word = false;
+    let mut rest = text;
+    while let Some(&b) = rest.as_bytes().first() {
+        let (alphanumeric, len) = if b.is_ascii() {
+            (b.is_ascii_alphanumeric(), 1)
+        } else {
+            let c = rest.chars().next().unwrap_or_default();
+            (c.is_alphanumeric(), c.len_utf8())
+        };
+        n += u32::from(alphanumeric && !in_word);
+        in_word = alphanumeric;
+        rest = &rest[len..];
     }
     n
 }
@@ -729,10 +789,12 @@ fn short_text(node: NodeRef<'_>, max: usize) -> Option<String> {
 pub(crate) fn prices_in(text: &str) -> u32 {
     const SIGNS: [char; 5] = ['$', '€', '£', '¥', '₹'];
     let mut n = 0;
-    for (i, c) in text.char_indices() {
-        if !SIGNS.contains(&c) {
+    // The signs' first bytes: `$`, and the lead bytes of the two-byte
+    // (`£`, `¥`) and three-byte (`€`, `₹`) ones.
+    for i in memchr::memchr3_iter(b'$', 0xC2, 0xE2, text.as_bytes()) {
+        let Some(c) = text[i..].chars().next().filter(|c| SIGNS.contains(c)) else {
             continue;
-        }
+        };
         let after = text[i + c.len_utf8()..].trim_start();
         let before = text[..i].trim_end();
         if after.starts_with(|d: char| d.is_ascii_digit())
@@ -746,24 +808,27 @@ pub(crate) fn prices_in(text: &str) -> u32 {
 
 /// The size of the largest group of `e`'s children that are the same
 /// element with the same first class, each holding a link (`has_link`,
-/// by node).
-fn repeated_children(e: ElementRef<'_>, has_link: &[bool]) -> u32 {
+/// by node), when it is larger than `beat` (else at most `beat`: an
+/// element with no more than `beat` element children is not grouped).
+fn repeated_children(e: ElementRef<'_>, has_link: &[bool], beat: u32) -> u32 {
+    const MAX_CHILDREN: usize = 500;
+    let elements = || {
+        e.node()
+            .children()
+            .filter_map(|c| c.as_element())
+            .take(MAX_CHILDREN)
+    };
+    if elements().nth(beat as usize).is_none() {
+        return 0;
+    }
     let mut groups: Vec<(&str, &str, u32)> = Vec::new();
-    let mut children = 0;
-    for child in e.node().children() {
-        let Some(c) = child.as_element() else {
-            continue;
-        };
-        children += 1;
-        if children > 500 {
-            break;
-        }
-        let linked = is(child, L::A) || has_link[child.id().index()];
+    for c in elements() {
+        let linked = c.local_name() == Some(L::A) || has_link[c.node().id().index()];
         if !linked {
             continue;
         }
         let class = c
-            .attr("class")
+            .attr_known(L::Class)
             .and_then(|v| v.split_ascii_whitespace().next())
             .unwrap_or_default();
         match groups
