@@ -1,6 +1,7 @@
 //! Hand-made pages of each type: what the classifier says, and what main
 //! content keeps and drops for each — a listing of 20 items, a forum thread
-//! with quoted posts, a product with a specification table, a
+//! with quoted posts, a product with a specification table (and other
+//! products and reviews left out), a
 //! documentation page with code, a service page of sections, a shop's
 //! grid, and an article next to all of them.
 
@@ -124,6 +125,40 @@ fn a_product_keeps_its_description_and_specification_table() {
     assert!(md.contains("| Power | 2200 W |"), "{md}");
     assert!(!md.contains("Toaster T1"), "a related product kept in {md}");
     assert_boilerplate_dropped(&md);
+}
+
+#[test]
+fn a_product_drops_other_products_and_reviews_without_a_heading() {
+    let similar: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<li class=card><a href=/p/{i}>Steel kettle, another model number {i}</a>\
+                 <span>${i}9.00</span><span>Free delivery</span></li>"
+            )
+        })
+        .collect();
+    let html = page(&format!(
+        r#"<script type="application/ld+json">{{"@type":"Product","name":"Kettle K2"}}</script>
+        <main><h1>Kettle K2</h1><p class=price>$49.00</p>
+        <div class=description><p>A steel kettle that boils a litre in three minutes, with a
+        base that turns all the way round and a lid that opens with one hand.</p>
+        <p>The handle stays cool, and the kettle switches itself off when it is dry. The
+        filter lifts out for cleaning, and the water gauge shows on both sides.</p>
+        <ul><li>Capacity: 1.7 l</li><li>Power: 2200 W</li><li>Weight: 1.1 kg</li></ul></div>
+        <ul class=carousel>{similar}</ul>
+        <div class=product-reviews><h3>8 Reviews</h3><p>Great kettle, boils fast and the
+        handle really does stay cool.</p><p>Mine leaked after a week.</p></div></main>"#
+    ));
+    let (t, text) = extract(&html, "https://shop.example/kettle-k2", Format::Text);
+    assert_eq!(t, PageType::Product);
+    assert!(text.contains("boils a litre in three minutes"), "{text}");
+    assert!(text.contains("Power: 2200 W"), "{text}");
+    assert!(
+        !text.contains("another model"),
+        "another product kept in {text}"
+    );
+    assert!(!text.contains("Mine leaked"), "a review kept in {text}");
+    assert_boilerplate_dropped(&text);
 }
 
 #[test]

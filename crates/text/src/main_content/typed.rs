@@ -37,8 +37,10 @@
 //! grid that one container rarely holds); otherwise the default
 //! container stays, pruned the broad way as well, keeping what either
 //! pruning keeps (a forum's posts, a service page's priced plans). A
-//! product keeps its default selection as it is: its container is the
-//! description, and the rest of a product page is the shop. Headings of
+//! product keeps its default selection, less the other products shown in
+//! it (a group of priced cards, "similar items" often without a heading)
+//! and its customer reviews: its container is the description, and the
+//! rest of a product page is the shop. Headings of
 //! related products ("Customers also viewed") cut what follows them, as
 //! related-articles headings do in articles.
 //!
@@ -56,7 +58,7 @@ use spinneret_html::{Document, NodeRef};
 
 use super::{Keep, Marks, Selection, VIEW, body_of, kept_chars, prune_with, select_in, short_text};
 use crate::page_type::{PageType, prices_in};
-use crate::stats::Stats;
+use crate::stats::{Stats, Step, walk};
 
 /// The default selection is replaced by the broad one when it keeps less
 /// than this share of the broad one's characters.
@@ -121,11 +123,20 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
         };
     }
     // (A product's container is its description: what it prunes stays
-    // out.)
-    if matches!(
-        page_type,
-        PageType::Article | PageType::Other | PageType::Product
-    ) {
+    // out, and so do the other products it shows.)
+    if page_type == PageType::Product {
+        let mut chosen = chosen;
+        for &root in &chosen.roots {
+            drop_other_products(doc.node(root), &stats, &mut chosen.dropped);
+        }
+        chosen.kept = chosen
+            .roots
+            .iter()
+            .map(|&r| kept_chars(doc.node(r), &stats, &chosen.dropped))
+            .sum();
+        return chosen;
+    }
+    if matches!(page_type, PageType::Article | PageType::Other) {
         return chosen;
     }
     // The default container, pruned as the broad selection is too (cards
@@ -162,6 +173,63 @@ pub(super) fn is_cards(node: NodeRef<'_>, stats: &Stats, grid: bool) -> bool {
     stats.get(node).mean_link() >= CONTENT_LINK
         || is_card_group(node, stats)
         || grid && stats.get(node).chars < 300 && prices_in(&short_text(node)) > 0
+}
+
+/// Leaves out, under `root` (a product's page), the groups of product
+/// cards: "similar items", "customers also bought" and the like, which a
+/// product page shows without a heading often enough that the related
+/// headings ([`crate::phrases`]) miss them: a card group
+/// ([`is_card_group`]) three or more of whose cards show a price, and
+/// that holds less than half of the text; and its customer reviews
+/// ([`is_reviews`]).
+fn drop_other_products(root: NodeRef<'_>, stats: &Stats, dropped: &mut [bool]) {
+    let total = stats.get(root).chars;
+    walk(root, |node, step| {
+        if step == Step::Leave || dropped[node.id().index()] || node.as_element().is_none() {
+            return false;
+        }
+        // (Never most of the page: that is the product itself, or its
+        // options.)
+        if node == root || stats.get(node).chars * 2 > total {
+            return true;
+        }
+        if is_reviews(node) {
+            dropped[node.id().index()] = true;
+            return false;
+        }
+        if !is_card_group(node, stats) {
+            return true;
+        }
+        let priced = node
+            .children()
+            .filter(|c| c.as_element().is_some() && prices_in(&short_text(*c)) > 0)
+            .take(3)
+            .count();
+        if priced < 3 {
+            return true;
+        }
+        dropped[node.id().index()] = true;
+        false
+    });
+}
+
+/// Whether `node` is a product's customer reviews (a class or id naming
+/// reviews, or schema.org's `review` and `aggregateRating` properties).
+fn is_reviews(node: NodeRef<'_>) -> bool {
+    let Some(e) = node.as_element() else {
+        return false;
+    };
+    let names_reviews = |v: Option<&str>| {
+        v.is_some_and(|v| {
+            v.as_bytes()
+                .windows(6)
+                .any(|w| w.eq_ignore_ascii_case(b"review"))
+        })
+    };
+    names_reviews(e.attr("class"))
+        || names_reviews(e.attr("id"))
+        || e.attr("itemprop")
+            .is_some_and(|p| matches!(p.trim(), "review" | "aggregateRating"))
 }
 
 /// Whether `node`'s children are a group of repeated cards: three or more
