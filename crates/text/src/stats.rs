@@ -38,9 +38,11 @@ impl Counts {
         }
     }
 
-    /// The mean characters of a link's text (0 for no link).
+    /// The mean characters of a link's text (0 for no link text; a node
+    /// inside a link, whose text is link text without an `a` of its own,
+    /// is one link).
     pub fn mean_link(&self) -> u32 {
-        self.link_chars.checked_div(self.links).unwrap_or(0)
+        self.link_chars / self.links.max(1)
     }
 
     fn add(&mut self, other: &Counts) {
