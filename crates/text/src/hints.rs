@@ -74,6 +74,12 @@ const BOILERPLATE: &[&str] = &[
     "tagcloud",
     "toolbar",
     "trending",
+    "user-info",
+    "userdetails",
+    "userextras",
+    "userinfo",
+    "message-cell--user",
+    "postprofile",
     "widget",
 ];
 
