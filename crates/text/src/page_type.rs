@@ -59,6 +59,7 @@
 //! Invariants: total (any document gives a type); linear in the document;
 //! the URL is only read, never fetched.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
@@ -244,6 +245,8 @@ impl Signals {
         // By node: whether the subtree holds a link (set on the way up,
         // so that an element's children are known when it is left).
         let mut has_link = vec![false; doc.node_count()];
+        // What each class value names (a page repeats its classes).
+        let mut classes = Classes::default();
         // `pre` elements the walk is inside, and script-like ones.
         let (mut in_pre, mut in_script) = (0u32, 0u32);
         walk(doc.root(), |node, step| {
@@ -260,7 +263,7 @@ impl Signals {
             let script = matches!(name, Some(L::Script | L::Style | L::Template));
             match step {
                 Step::Enter => {
-                    s.element(e);
+                    s.element(e, &mut classes);
                     if name == Some(L::Code) && in_pre > 0 {
                         s.code_blocks -= 1; // a `pre`'s, counted with it
                     }
@@ -283,7 +286,7 @@ impl Signals {
     }
 
     /// Counts one element.
-    fn element(&mut self, e: ElementRef<'_>) {
+    fn element<'d>(&mut self, e: ElementRef<'d>, classes: &mut Classes<'d>) {
         match e.local_name() {
             Some(L::Script) => {
                 let json = e
@@ -340,14 +343,17 @@ impl Signals {
             }
         }
         if !class.is_empty() || !id.is_empty() {
-            self.named(class, id);
+            let class = classes
+                .0
+                .entry(class)
+                .or_insert_with(|| named_lists(class));
+            self.named(*class | named_lists(id));
         }
     }
 
-    /// Counts what a class or id names: each list once per element,
-    /// however many of its words the two values hold.
-    fn named(&mut self, class: &str, id: &str) {
-        let found = named_lists(class) | named_lists(id);
+    /// Counts what an element's class and id name ([`named_lists`]):
+    /// each list once per element, however many of its words they hold.
+    fn named(&mut self, found: u8) {
         let counters = [
             &mut self.docs_nav,
             &mut self.posts,
@@ -565,6 +571,10 @@ const CART: &[&str] = &[
     "buy-now",
     "add-to-bag",
 ];
+
+/// [`named_lists`] of the class values seen, by value.
+#[derive(Default)]
+struct Classes<'d>(HashMap<&'d str, u8, foldhash::fast::RandomState>);
 
 /// The class and id lists, in the order of [`Signals::named`]'s
 /// counters.
