@@ -116,6 +116,22 @@ const STRONG: &[&str] = &[
     "taboola",
 ];
 
+/// Of [`STRONG`], the words of what covers the page over its content —
+/// consent and cookie banners, newsletter and sign-up dialogs, age gates:
+/// not even [`CONTENT`]'s words keep them (`consent-bar__content`,
+/// `modal-content`, `cookie-content` are the dialog's own content).
+const OVERLAY: &[&str] = &[
+    "agegate",
+    "consent",
+    "cookie",
+    "gdpr",
+    "modal",
+    "newsletter",
+    "popup",
+    "signup",
+    "subscribe",
+];
+
 /// Whole tokens of a `class` or `id` that mark boilerplate.
 const BOILERPLATE_TOKENS: &[&str] = &[
     "ad", "ads", "adv", "aside", "extra", "foot", "meta", "nav", "print", "side", "tags", "tools",
@@ -241,17 +257,18 @@ struct Lists {
     automaton: AhoCorasick,
     /// The first pattern of each list, in the order of [`LISTS`], and the
     /// end of the last.
-    starts: [usize; 7],
+    starts: [usize; 8],
 }
 
 /// The lists, in their order in [`Lists`].
-const LISTS: [&[&str]; 6] = [
+const LISTS: [&[&str]; 7] = [
     BOILERPLATE,
     CONTENT,
     POSITIVE,
     NEGATIVE,
     BODY_CONTAINERS,
     STRONG,
+    OVERLAY,
 ];
 const LIST_BOILERPLATE: usize = 0;
 const LIST_CONTENT: usize = 1;
@@ -259,11 +276,12 @@ const LIST_POSITIVE: usize = 2;
 const LIST_NEGATIVE: usize = 3;
 const LIST_CONTAINER: usize = 4;
 const LIST_STRONG: usize = 5;
+const LIST_OVERLAY: usize = 6;
 
 fn lists() -> &'static Lists {
     static LISTS_AUTOMATON: OnceLock<Lists> = OnceLock::new();
     LISTS_AUTOMATON.get_or_init(|| {
-        let mut starts = [0; 7];
+        let mut starts = [0; 8];
         let mut patterns = Vec::new();
         for (i, list) in LISTS.iter().enumerate() {
             starts[i] = patterns.len();
@@ -371,7 +389,8 @@ pub(crate) struct Names {
     /// Named boilerplate ([`BOILERPLATE`] or [`BOILERPLATE_TOKENS`],
     /// and not [`CONTENT`]).
     boilerplate: bool,
-    /// Named with one of [`STRONG`]'s words (and not [`CONTENT`]'s).
+    /// Named with one of [`STRONG`]'s words (and not [`CONTENT`]'s, unless
+    /// [`OVERLAY`]'s).
     strong: bool,
     body_container: bool,
     dateline: bool,
@@ -419,7 +438,8 @@ impl Names {
                 || c.boilerplate_token
                 || i.boilerplate_token)
                 && !has(both, LIST_CONTENT),
-            strong: has(both, LIST_STRONG) && !has(both, LIST_CONTENT),
+            strong: has(both, LIST_STRONG)
+                && (!has(both, LIST_CONTENT) || has(both, LIST_OVERLAY)),
             body_container: has(both, LIST_CONTAINER),
             dateline: c.dateline_token || i.dateline_token,
             hiding: c.hiding,
