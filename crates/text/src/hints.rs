@@ -438,8 +438,7 @@ impl Names {
                 || c.boilerplate_token
                 || i.boilerplate_token)
                 && !has(both, LIST_CONTENT),
-            strong: has(both, LIST_STRONG)
-                && (!has(both, LIST_CONTENT) || has(both, LIST_OVERLAY)),
+            strong: has(both, LIST_STRONG) && (!has(both, LIST_CONTENT) || has(both, LIST_OVERLAY)),
             body_container: has(both, LIST_CONTAINER),
             dateline: c.dateline_token || i.dateline_token,
             hiding: c.hiding,

@@ -343,10 +343,7 @@ impl Signals {
             }
         }
         if !class.is_empty() || !id.is_empty() {
-            let class = classes
-                .0
-                .entry(class)
-                .or_insert_with(|| named_lists(class));
+            let class = classes.0.entry(class).or_insert_with(|| named_lists(class));
             self.named(*class | named_lists(id));
         }
     }
