@@ -97,6 +97,12 @@ enum Kernel {
     /// without `extract_page`'s metadata and detected language (what
     /// `spinneret tree --format text` does).
     TreeText,
+    /// `parse_bytes`, then `page_type::classify`: what the page type
+    /// adds to the tree (one walk, no text).
+    TreePageType,
+    /// `parse_bytes`, `Document::visible_text`, then
+    /// `language::detect` of the text: what language detection adds.
+    TreeTextLanguage,
     /// `extract_page`, whole page, plain text.
     WholePage,
     /// `extract_page`, main content, plain text.
@@ -106,9 +112,11 @@ enum Kernel {
 }
 
 impl Kernel {
-    const ALL: [Kernel; 5] = [
+    const ALL: [Kernel; 7] = [
         Kernel::Tree,
         Kernel::TreeText,
+        Kernel::TreePageType,
+        Kernel::TreeTextLanguage,
         Kernel::WholePage,
         Kernel::MainContent,
         Kernel::MainMarkdown,
@@ -120,6 +128,12 @@ impl Kernel {
             Kernel::TreeText => {
                 "spinneret tree + visible text (`parse_bytes`, `Document::visible_text`)"
             }
+            Kernel::TreePageType => {
+                "spinneret tree + page type (`parse_bytes`, `page_type::classify`)"
+            }
+            Kernel::TreeTextLanguage => {
+                "spinneret tree + visible text + language (`parse_bytes`, `visible_text`, `language::detect`)"
+            }
             Kernel::WholePage => "spinneret whole-page text (`extract_page`)",
             Kernel::MainContent => "spinneret main content (`extract_page`, `main_content`)",
             Kernel::MainMarkdown => {
@@ -130,8 +144,8 @@ impl Kernel {
 
     fn kind(self) -> Kind {
         match self {
-            Kernel::Tree => Kind::Tree,
-            Kernel::TreeText | Kernel::WholePage => Kind::WholePage,
+            Kernel::Tree | Kernel::TreePageType => Kind::Tree,
+            Kernel::TreeText | Kernel::TreeTextLanguage | Kernel::WholePage => Kind::WholePage,
             Kernel::MainContent | Kernel::MainMarkdown => Kind::MainContent,
         }
     }
@@ -139,16 +153,27 @@ impl Kernel {
     /// The page's text (empty for [`Kernel::Tree`]).
     fn extract(self, page: &EvalPage) -> String {
         let options = match self {
-            Kernel::Tree | Kernel::TreeText => {
+            Kernel::Tree | Kernel::TreeText | Kernel::TreePageType | Kernel::TreeTextLanguage => {
                 // As `extract_page` decodes and parses.
                 let sniffer = Sniffer::new(Policy::Crawler).url(&page.url);
                 let (doc, _) =
                     spinneret_html::parse_bytes(&page.bytes, &sniffer, &ParseOptions::default());
-                if self == Kernel::TreeText {
-                    return doc.visible_text();
-                }
-                black_box(doc.node_count());
-                return String::new();
+                return match self {
+                    Kernel::TreeText => doc.visible_text(),
+                    Kernel::TreeTextLanguage => {
+                        let text = doc.visible_text();
+                        black_box(spinneret_text::language::detect(&text));
+                        text
+                    }
+                    Kernel::TreePageType => {
+                        black_box(spinneret_text::page_type::classify(&doc, Some(&page.url)));
+                        String::new()
+                    }
+                    _ => {
+                        black_box(doc.node_count());
+                        String::new()
+                    }
+                };
             }
             Kernel::WholePage => Options::default(),
             Kernel::MainContent => Options {
