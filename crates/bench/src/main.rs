@@ -134,7 +134,8 @@ fn usage() -> ExitCode {
          `spinneret text --format wet` (1 and 2 threads, --main-content) against a Python\n\
          WET writer (FastWARC + Resiliparse) on the benchmark WARC, best of K runs.\n\
          text quality: spinneret's main content on trafilatura's set and on WCXB dev (by\n\
-         page type), scored in process; DUMP.jsonl gets each WCXB page's text and scores.\n\
+         page type), scored in process; DUMP.jsonl gets each WCXB page's text and scores;\n\
+         then spinneret and dom_smoothie on both sets, one thread, with pages per CPU-second.\n\
          index: `spinneret index` and `check` (1 and 2 threads) against cdxj-indexer,\n\
          warcio index/check and FastWARC index/check (in a temp venv), whole process,\n\
          on the benchmark WARC (K copies of the corpus, default 1) and the corpus WARCs.\n\

@@ -47,6 +47,7 @@
 
 mod eval;
 mod peers;
+mod rust_peers;
 mod wet;
 
 use std::hint::black_box;
@@ -778,6 +779,8 @@ pub fn run(quick: bool, repeat: Option<u32>) {
 /// `f1`, `p`, `r`, `text`), for `python/wcxb_peers.py --spinneret-jsonl`
 /// and for reading what was kept. The figures a change is judged by while
 /// it is made; `spinneret-bench text` is the full run with the peers.
+/// Then spinneret beside the Rust peer dom_smoothie, timed
+/// ([`rust_peers`]).
 pub fn run_quality(dump: Option<&str>) {
     let options = Options {
         main_content: true,
@@ -862,4 +865,5 @@ pub fn run_quality(dump: Option<&str>) {
             s.p, s.r, s.f1, s.with, s.without
         );
     }
+    rust_peers::run(&set, &pages, 3);
 }
