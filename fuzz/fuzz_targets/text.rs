@@ -31,6 +31,7 @@ fuzz_target!(|data: &[u8]| {
             Format::Text
         },
         links: flags & 4 != 0,
+        language: flags & 8 == 0,
     };
     let page = Page {
         bytes,

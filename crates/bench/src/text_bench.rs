@@ -184,7 +184,7 @@ impl Kernel {
             Kernel::MainMarkdown => Options {
                 main_content: true,
                 format: Format::Markdown,
-                links: false,
+                ..Options::default()
             },
         };
         let page = Page {

@@ -433,6 +433,7 @@ fn json_rows_are_the_librarys_extraction() {
                 spinneret_text::Format::Markdown
             },
             links: !args.is_empty(),
+            ..spinneret_text::Options::default()
         };
         for (row, (file, page)) in rows.iter().zip(&want) {
             let at = format!("{file} at {}", page.offset);
@@ -583,6 +584,7 @@ fn text_of_an_html_page_is_the_librarys_text() {
                 spinneret_text::Format::Text
             },
             links,
+            ..spinneret_text::Options::default()
         };
         let want = spinneret_text::extract_page(
             &spinneret_text::Page {

@@ -67,7 +67,15 @@ pub fn format(name: &str) -> PyResult<Format> {
 /// The extraction options of the Python arguments: `format_name` is
 /// checked, and `links` needs Markdown (as `spinneret text --links` needs
 /// `--markdown`).
-pub fn options(main_content: bool, format_name: &str, links: bool) -> PyResult<Options> {
+///
+/// `language`: whether the language is detected (what the caller returns
+/// has it).
+pub fn options(
+    main_content: bool,
+    format_name: &str,
+    links: bool,
+    language: bool,
+) -> PyResult<Options> {
     let format = format(format_name)?;
     if links && format != Format::Markdown {
         return Err(PyValueError::new_err(
@@ -78,6 +86,7 @@ pub fn options(main_content: bool, format_name: &str, links: bool) -> PyResult<O
         main_content,
         format,
         links,
+        language,
     })
 }
 
@@ -123,7 +132,7 @@ pub fn text(
     links: bool,
     content_type: Option<&str>,
 ) -> PyResult<String> {
-    let options = options(main_content, format, links)?;
+    let options = options(main_content, format, links, false)?;
     Ok(run(py, &html.0, url, content_type, None, options).text)
 }
 
@@ -157,7 +166,7 @@ pub fn extract_text<'py>(
     content_type: Option<&str>,
     content_language: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let options = options(main_content, format, links)?;
+    let options = options(main_content, format, links, true)?;
     let ex = run(py, &html.0, url, content_type, content_language, options);
     let d = PyDict::new(py);
     d.set_item("text", &ex.text)?;

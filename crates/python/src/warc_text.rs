@@ -165,7 +165,7 @@ pub fn warc_text(
     strict: bool,
 ) -> PyResult<TextBatches> {
     let batching = Batching::new(batch_rows, Some(batch_bytes), strict)?;
-    let options = crate::text::options(main_content, format, links)?;
+    let options = crate::text::options(main_content, format, links, true)?;
     let (source, name) = source_of(path, "warc_text")?;
     let job = Job {
         source,

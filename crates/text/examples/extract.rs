@@ -36,6 +36,7 @@ fn main() {
             Format::Text
         },
         links: flag("--links"),
+        ..Options::default()
     };
     let page = Page {
         url,

@@ -33,6 +33,7 @@ fn modes() -> [(&'static str, Options); 4] {
         main_content,
         format: Format::Markdown,
         links,
+        ..Options::default()
     };
     [
         ("whole page", Options::default()),

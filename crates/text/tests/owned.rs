@@ -27,6 +27,7 @@ fn owned_payloads_give_the_same_extraction() {
             main_content: true,
             format: Format::Markdown,
             links: true,
+            ..Options::default()
         },
     ];
     let (mut pages, mut not_utf8) = (0, 0);

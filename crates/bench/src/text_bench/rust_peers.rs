@@ -104,7 +104,12 @@ fn time(peer: Peer, pages: &[(&[u8], Option<&str>)], passes: u32) -> Pass {
 pub(super) fn run(set: &EvalSet, pages: &[wcxb::WcxbPage], passes: u32) {
     let wcxb_pages: Vec<(&[u8], Option<&str>)> = pages
         .iter()
-        .map(|p| (p.bytes.as_slice(), (!p.url.is_empty()).then_some(p.url.as_str())))
+        .map(|p| {
+            (
+                p.bytes.as_slice(),
+                (!p.url.is_empty()).then_some(p.url.as_str()),
+            )
+        })
         .collect();
     let set_pages: Vec<(&[u8], Option<&str>)> = set
         .pages

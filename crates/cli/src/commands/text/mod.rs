@@ -110,6 +110,8 @@ fn run_on(
         main_content: args.main_content,
         format: args.text_format(),
         links: args.links,
+        // Plain text and Markdown output has no field for it.
+        language: !matches!(args.format, TextFormat::Text | TextFormat::Markdown),
     };
     let wet = (args.format == TextFormat::Wet)
         .then(|| Wet::new(options, args.gzip(), date, records_taken(args.any_status)));

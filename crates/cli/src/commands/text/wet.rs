@@ -486,7 +486,7 @@ mod tests {
             Options {
                 main_content: true,
                 format: Format::Markdown,
-                links: false,
+                ..Options::default()
             },
             false,
         );
