@@ -126,6 +126,7 @@ fn usage() -> ExitCode {
          \x20      spinneret-bench index-memory [--repeat K]\n\
          \x20      spinneret-bench text [--quick] [--repeat K]\n\
          \x20      spinneret-bench text quality [DUMP.jsonl]\n\
+         \x20      spinneret-bench text kernels [--repeat K]\n\
          \n\
          text: quality (precision/recall/F1 on trafilatura's 990-page evaluation set) and\n\
          speed (pages and MB per CPU-second) of spinneret's whole-page text, main content\n\
@@ -136,6 +137,8 @@ fn usage() -> ExitCode {
          text quality: spinneret's main content on trafilatura's set and on WCXB dev (by\n\
          page type), scored in process; DUMP.jsonl gets each WCXB page's text and scores;\n\
          then spinneret and dom_smoothie on both sets, one thread, with pages per CPU-second.\n\
+         text kernels: spinneret's kernels alone (tree, visible text, page type, language,\n\
+         whole page, main content) on trafilatura's set, best of K passes (default 3).\n\
          index: `spinneret index` and `check` (1 and 2 threads) against cdxj-indexer,\n\
          warcio index/check and FastWARC index/check (in a temp venv), whole process,\n\
          on the benchmark WARC (K copies of the corpus, default 1) and the corpus WARCs.\n\
@@ -198,6 +201,7 @@ fn main() -> ExitCode {
         ["index-memory"] => index_bench::run_memory(repeat),
         ["text"] => text_bench::run(quick, repeat),
         ["text", "quality"] => text_bench::run_quality(None),
+        ["text", "kernels"] => text_bench::run_kernels(repeat),
         ["text", "quality", dump] => text_bench::run_quality(Some(dump)),
         ["tree"] => tree_bench::run(plan, quick),
         ["hpar"] => hpar_bench::run(plan, quick),

@@ -772,6 +772,25 @@ pub fn run(quick: bool, repeat: Option<u32>) {
     }
 }
 
+/// `spinneret-bench text kernels [--repeat K]`: spinneret's kernels alone
+/// (no peers, no WET) on trafilatura's set, best of K passes (default 3):
+/// what whole-page text and main content cost beside the tree alone, and
+/// what each step adds.
+pub fn run_kernels(repeat: Option<u32>) {
+    let passes = repeat.unwrap_or(3);
+    let set = EvalSet::load(None);
+    let ours: Vec<Timed> = Kernel::ALL
+        .into_iter()
+        .map(|k| time_kernel(k, &set, passes))
+        .collect();
+    let date = command_output("date", &["-u", "+%Y-%m-%d %H:%M UTC"]);
+    println!(
+        "`spinneret-bench text kernels --repeat {passes}`, {date}: best of {passes} passes \
+         after a warm-up, this thread's CPU time.\n"
+    );
+    print!("{}", speed_table(&set, &ours, None).markdown());
+}
+
 /// `spinneret-bench text quality [DUMP.jsonl]`: spinneret's main content
 /// on both sets, scored in this process, in a second: trafilatura's set
 /// by its snippet rule, WCXB dev by its metric, overall and by page
