@@ -677,6 +677,14 @@ fn prune_with(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bo
     });
 }
 
+/// Whether `node` holds an `h1` among its first 200 descendants (a
+/// header's title comes early; the bound keeps nested headers linear).
+fn holds_h1(node: NodeRef<'_>) -> bool {
+    node.descendants()
+        .take(200)
+        .any(|d| html_name(d) == Some(L::H1))
+}
+
 fn is_heading(node: NodeRef<'_>) -> bool {
     matches!(
         html_name(node),
@@ -725,7 +733,10 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: 
         // whole content until a script shows it (an inline
         // `display: none` taken off on load).
         Kind::Hidden if !most => return true,
-        Kind::Named | Kind::NamedStrong if !most => return true,
+        // (A block named a header that holds the page's `h1` is the
+        // article's own header: its title and standfirst.)
+        Kind::Named if !most && !holds_h1(node) => return true,
+        Kind::NamedStrong if !most => return true,
         Kind::Boilerplate if !most || html_name(node).is_some_and(|n| matches!(n, L::Nav)) => {
             return true;
         }
