@@ -65,6 +65,7 @@ fuzz_target!(|data: &[u8]| {
 
         let visible = VisibleTextOptions {
             noscript: flags & 2 != 0,
+            hidden: flags & 8 != 0,
         };
         assert_eq!(
             doc.visible_text_parallel(visible, &parallel),

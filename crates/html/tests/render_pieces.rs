@@ -39,20 +39,20 @@ fn same_in_pieces(doc: &Document, piece_cost: usize, scripting: bool) -> Result<
             return Err(format!("HTML, {threads} threads, pieces of {piece_cost}"));
         }
     }
-    for noscript in [false, true] {
-        let options = VisibleTextOptions { noscript };
+    for (noscript, hidden) in [(false, false), (true, false), (false, true)] {
+        let options = VisibleTextOptions { noscript, hidden };
         let mut text = Vec::new();
         doc.write_visible_text_parallel(&mut text, options, &parallel)
             .unwrap();
         let whole = doc.root().visible_text_with(options, |_| false);
         if text != whole.as_bytes() {
             return Err(format!(
-                "visible text, noscript {noscript}, pieces of {piece_cost}"
+                "visible text, noscript {noscript}, hidden {hidden}, pieces of {piece_cost}"
             ));
         }
         if doc.visible_text_parallel(options, &parallel) != whole {
             return Err(format!(
-                "visible text as a string, noscript {noscript}, pieces of {piece_cost}"
+                "visible text as a string, noscript {noscript}, hidden {hidden}, pieces of {piece_cost}"
             ));
         }
     }

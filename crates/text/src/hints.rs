@@ -244,7 +244,7 @@ pub(crate) enum Kind {
     /// Comments, share bar, ad, consent or login dialog, related links…:
     /// by its `class` or `id` ([`STRONG`]).
     NamedStrong,
-    /// Something that is not shown (`aria-hidden`, an inline
+    /// Something that is not shown (the `hidden` attribute, `aria-hidden`, an inline
     /// `display: none`, a hiding class such as `hidden` or `sr-only`).
     Hidden,
     /// Nothing special.
@@ -465,6 +465,7 @@ impl Names {
 /// What the markup says of `e` (its tag, role, attributes and names).
 pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     if names.hiding
+        || e.attr_known(L::Hidden).is_some()
         || e.attr("aria-hidden")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
         || e.attr_known(L::Style).is_some_and(hides)

@@ -270,3 +270,29 @@ fn an_article_is_its_story_alone() {
     assert!(!text.contains("Another story"), "{text}");
     assert_boilerplate_dropped(&text);
 }
+
+#[test]
+fn an_article_a_script_unhides_is_found_and_a_hidden_dialog_stays_out() {
+    let html = page(
+        "<meta property=og:type content=article>\
+         <div hidden id=app><article><h1>Rain in the valley</h1>\
+         <p>It rained all day in the valley, and the river rose by a metre, which the farmers \
+         had feared since spring.</p><p>By evening the water had reached the old mill, where \
+         it stopped, a hand's breadth below the door.</p></article></div>\
+         <div hidden class=panel><p>Thank you for signing up to our weekly letter.</p></div>",
+    );
+    let (_, whole) = extract_whole(&html);
+    assert!(!whole.contains("the river rose"), "hidden from the whole page: {whole}");
+    let (t, text) = extract(&html, "https://news.example/2026/05/rain", Format::Text);
+    assert_eq!(t, PageType::Article);
+    assert!(text.contains("the river rose by a metre"), "{text}");
+    assert!(text.contains("a hand's breadth below the door"), "{text}");
+    assert!(!text.contains("Thank you for signing up"), "{text}");
+    assert_boilerplate_dropped(&text);
+}
+
+/// The whole page's text (no main content).
+fn extract_whole(html: &str) -> (PageType, String) {
+    let out = extract_page(&Page::new(html.as_bytes()), &Options::default());
+    (out.page_type, out.text)
+}

@@ -19,10 +19,10 @@ use spinneret_text::{Options, Page, PageType, extract_page};
 /// F1 of the last recorded run, overall and by type (in [`TYPES`]' order
 /// after "all"), rounded down: raise them when the method improves.
 const FLOORS: [(&str, f64); 8] = [
-    ("all", 0.81),
-    ("article", 0.92),
+    ("all", 0.82),
+    ("article", 0.93),
     ("service", 0.80),
-    ("collection", 0.67),
+    ("collection", 0.68),
     ("listing", 0.63),
     ("documentation", 0.90),
     ("forum", 0.75),

@@ -122,7 +122,11 @@ impl NodeRef<'_> {
     /// use spinneret_html::{parse_document, ParseOptions, VisibleTextOptions};
     /// let doc = parse_document("a<noscript><p>b</p></noscript>", &ParseOptions::default());
     /// assert_eq!(doc.visible_text(), "a");
-    /// let shown = VisibleTextOptions { noscript: true };
+    /// let shown = VisibleTextOptions { noscript: true, ..VisibleTextOptions::default() };
+    /// assert_eq!(doc.root().visible_text_with(shown, |_| false), "a\n\nb");
+    /// let doc = parse_document("<p>a<p hidden>b", &ParseOptions::default());
+    /// assert_eq!(doc.visible_text(), "a");
+    /// let shown = VisibleTextOptions { hidden: true, ..VisibleTextOptions::default() };
     /// assert_eq!(doc.root().visible_text_with(shown, |_| false), "a\n\nb");
     /// ```
     pub fn visible_text_with(
@@ -189,6 +193,10 @@ pub struct VisibleTextOptions {
     /// elements: parsed with scripting on, it is one raw text node, shown
     /// as it is.
     pub noscript: bool,
+    /// Show elements with the `hidden` attribute (a reader of the whole
+    /// document rather than of the first screen: collapsed sections and
+    /// tab panels a click would show); skipped by default (rule 1).
+    pub hidden: bool,
 }
 
 impl ElementRef<'_> {
@@ -254,7 +262,7 @@ pub(super) fn role(e: ElementRef<'_>, options: VisibleTextOptions) -> Role {
         }
         Namespace::Html => {}
     }
-    if e.attr_known(L::Hidden).is_some() {
+    if !options.hidden && e.attr_known(L::Hidden).is_some() {
         return Role::Skip;
     }
     let Some(name) = e.local_name() else {

@@ -99,8 +99,15 @@ impl Selection {
 
 /// How main content sees the page: `noscript` content shown (the page
 /// as a reader that runs no script sees it; some sites have their
-/// article only there, with a script that would render it).
-pub const VIEW: VisibleTextOptions = VisibleTextOptions { noscript: true };
+/// article only there, with a script that would render it), and
+/// elements with the `hidden` attribute too — marked hidden
+/// (as `aria-hidden` and `display: none` are), so that pruning keeps one only
+/// where it holds most of the page's text: a page whose whole article a
+/// script unhides.
+pub const VIEW: VisibleTextOptions = VisibleTextOptions {
+    noscript: true,
+    hidden: true,
+};
 
 /// A paragraph shorter than this (in characters that are not white
 /// space) does not score (Readability's 25).
