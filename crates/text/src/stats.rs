@@ -26,6 +26,8 @@ pub(crate) struct Counts {
     pub words: u32,
     /// `a` elements with text.
     pub links: u32,
+    /// The characters of the longest of those links.
+    pub longest_link: u32,
 }
 
 impl Counts {
@@ -45,6 +47,16 @@ impl Counts {
         self.link_chars / self.links.max(1)
     }
 
+    /// The characters of the longest link (as [`Counts::mean_link`], a
+    /// node inside a link is one link).
+    pub fn longest_link(&self) -> u32 {
+        if self.links == 0 {
+            self.link_chars
+        } else {
+            self.longest_link
+        }
+    }
+
     fn add(&mut self, other: &Counts) {
         self.chars = self.chars.saturating_add(other.chars);
         self.link_chars = self.link_chars.saturating_add(other.link_chars);
@@ -52,6 +64,7 @@ impl Counts {
         self.stops = self.stops.saturating_add(other.stops);
         self.words = self.words.saturating_add(other.words);
         self.links = self.links.saturating_add(other.links);
+        self.longest_link = self.longest_link.max(other.longest_link);
     }
 }
 
@@ -84,6 +97,7 @@ impl Stats {
                 }
                 if link && sum.chars > 0 {
                     sum.links += 1;
+                    sum.longest_link = sum.longest_link.max(sum.chars);
                 }
                 counts[node.id().index()] = sum;
                 span[node.id().index()].1 = position + 1;

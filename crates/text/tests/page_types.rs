@@ -282,7 +282,10 @@ fn an_article_a_script_unhides_is_found_and_a_hidden_dialog_stays_out() {
          <div hidden class=panel><p>Thank you for signing up to our weekly letter.</p></div>",
     );
     let (_, whole) = extract_whole(&html);
-    assert!(!whole.contains("the river rose"), "hidden from the whole page: {whole}");
+    assert!(
+        !whole.contains("the river rose"),
+        "hidden from the whole page: {whole}"
+    );
     let (t, text) = extract(&html, "https://news.example/2026/05/rain", Format::Text);
     assert_eq!(t, PageType::Article);
     assert!(text.contains("the river rose by a metre"), "{text}");

@@ -23,7 +23,7 @@ const FLOORS: [(&str, f64); 8] = [
     ("article", 0.93),
     ("service", 0.80),
     ("collection", 0.68),
-    ("listing", 0.63),
+    ("listing", 0.65),
     ("documentation", 0.90),
     ("forum", 0.75),
     ("product", 0.62),

@@ -644,6 +644,10 @@ struct Keep {
     /// A grid's (a listing's, a collection's): its items' short date
     /// lines, and the short blocks that hold a price (product cards).
     grid: bool,
+    /// A listing's: a block whose longest link is a headline
+    /// ([`typed::is_cards`]) is an item, however short its other links
+    /// (its tags, its place, its date).
+    headlines: bool,
 }
 
 /// [`prune`], keeping what `keep` says.
@@ -779,7 +783,7 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: 
     if listy
         && c.chars > 0
         && ((density > 0.5 && c.chars < 300) || density > 0.75)
-        && !(cards && (most || typed::is_cards(node, stats, keep.grid)))
+        && !(cards && (most || typed::is_cards(node, stats, keep)))
     {
         return true;
     }

@@ -86,6 +86,7 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
     let keep = Keep {
         cards: true,
         grid: matches!(page_type, PageType::Listing | PageType::Collection),
+        headlines: page_type == PageType::Listing,
     };
     prune_with(body, &stats, &marks, &mut dropped, keep);
     let kept = kept_chars(body, &stats, &dropped);
@@ -166,11 +167,14 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
 const CONTENT_LINK: u32 = 30;
 
 /// Whether a link-dense block is cards, not a menu: its links are
-/// headlines or product names ([`CONTENT_LINK`]), its children a group of
-/// repeated cards ([`is_card_group`]), or — on a `grid` page — it is a
-/// product's card (a short block with a price).
-pub(super) fn is_cards(node: NodeRef<'_>, stats: &Stats, grid: bool) -> bool {
+/// headlines or product names ([`CONTENT_LINK`]; on a listing its longest
+/// link is enough: an item's title beside its tag and place links), its
+/// children a group of repeated cards ([`is_card_group`]), or — on a
+/// `grid` page — it is a product's card (a short block with a price).
+pub(super) fn is_cards(node: NodeRef<'_>, stats: &Stats, keep: Keep) -> bool {
+    let grid = keep.grid;
     stats.get(node).mean_link() >= CONTENT_LINK
+        || keep.headlines && stats.get(node).longest_link() >= CONTENT_LINK
         || is_card_group(node, stats)
         || grid && stats.get(node).chars < 300 && prices_in(&short_text(node)) > 0
 }
