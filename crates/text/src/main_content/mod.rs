@@ -648,6 +648,9 @@ struct Keep {
     /// ([`typed::is_cards`]) is an item, however short its other links
     /// (its tags, its place, its date).
     headlines: bool,
+    /// A documentation page's: a block named as boilerplate (`aside`,
+    /// `sidebar`…) that holds a code block is content.
+    code: bool,
 }
 
 /// [`prune`], keeping what `keep` says.
@@ -691,9 +694,15 @@ fn prune_with(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bo
 /// Whether `node` holds an `h1` among its first 200 descendants (a
 /// header's title comes early; the bound keeps nested headers linear).
 fn holds_h1(node: NodeRef<'_>) -> bool {
+    holds(node, L::H1)
+}
+
+/// Whether `node` holds an element `name` among its first 200
+/// descendants (the bound keeps nested blocks linear).
+fn holds(node: NodeRef<'_>, name: L) -> bool {
     node.descendants()
         .take(200)
-        .any(|d| html_name(d) == Some(L::H1))
+        .any(|d| html_name(d) == Some(name))
 }
 
 fn is_heading(node: NodeRef<'_>) -> bool {
@@ -746,7 +755,11 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: 
         Kind::Hidden if !most => return true,
         // (A block named a header that holds the page's `h1` is the
         // article's own header: its title and standfirst.)
-        Kind::Named if !most && !holds_h1(node) => return true,
+        // (Nor, on a documentation page, one that holds a code block: the
+        // reference's examples beside its prose.)
+        Kind::Named if !most && !holds_h1(node) && !(keep.code && holds(node, L::Pre)) => {
+            return true;
+        }
         Kind::NamedStrong if !most => return true,
         Kind::Boilerplate if !most || html_name(node).is_some_and(|n| matches!(n, L::Nav)) => {
             return true;

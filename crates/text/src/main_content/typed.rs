@@ -87,6 +87,7 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
         cards: true,
         grid: matches!(page_type, PageType::Listing | PageType::Collection),
         headlines: page_type == PageType::Listing,
+        code: page_type == PageType::Documentation,
     };
     prune_with(body, &stats, &marks, &mut dropped, keep);
     let kept = kept_chars(body, &stats, &dropped);
