@@ -757,7 +757,7 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: 
         // article's own header: its title and standfirst.)
         // (Nor, on a documentation page, one that holds a code block: the
         // reference's examples beside its prose.)
-        Kind::Named if !most && !holds_h1(node) && !(keep.code && holds(node, L::Pre)) => {
+        Kind::Named if !(most || holds_h1(node) || keep.code && holds(node, L::Pre)) => {
             return true;
         }
         Kind::NamedStrong if !most => return true,
