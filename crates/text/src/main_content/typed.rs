@@ -44,6 +44,13 @@
 //! related products ("Customers also viewed") cut what follows them, as
 //! related-articles headings do in articles.
 //!
+//! Three rules more, each for one type: on a listing a link-dense block
+//! whose longest link is a headline is an item, however short its other
+//! links (its tags, its place); on a documentation page a block named as
+//! an aside that holds a code block is the reference's example, not a
+//! sidebar; and on every page a block named a header that holds the `h1`
+//! is the page's own header.
+//!
 //! An article (and a page nothing marks as another type) keeps the
 //! default selection unless it kept next to nothing ([`ARTICLE_SHORT`],
 //! [`ARTICLE_OVER`]): a listing the classifier took for an article still
