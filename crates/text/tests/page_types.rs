@@ -103,6 +103,43 @@ fn a_forum_thread_keeps_every_post_with_its_quotes() {
 }
 
 #[test]
+fn a_forum_leaves_out_the_quotes_it_marks_as_quotes_of_other_posts() {
+    let posts: String = (1..=4)
+        .map(|i| {
+            let quote = if i > 1 {
+                format!(
+                    "<blockquote class=\"bbCodeBlock bbCodeBlock--quote\"><div>user{} said:</div>\
+                     Post {} said the pump was fine.</blockquote>",
+                    i - 1,
+                    i - 1
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "<article class=message><div class=message-content>{quote}<p>Reply {i}: I \
+                 replaced the seal on my pump and it has run quietly ever since.</p></div>\
+                 <time>2026-05-0{i}</time></article>"
+            )
+        })
+        .collect();
+    let html = page(&format!("<main><h1>My pump is noisy</h1>{posts}</main>"));
+    let (t, text) = extract(
+        &html,
+        "https://forum.example.org/threads/noisy-pump.4711/",
+        Format::Text,
+    );
+    assert_eq!(t, PageType::Forum);
+    for i in 1..=4 {
+        assert!(text.contains(&format!("Reply {i}: I replaced")), "{text}");
+    }
+    assert!(
+        !text.contains("said the pump was fine"),
+        "a quote kept in {text}"
+    );
+}
+
+#[test]
 fn a_product_keeps_its_description_and_specification_table() {
     let html = page(
         r#"<script type="application/ld+json">{"@type":"Product","name":"Kettle K2","offers":{"@type":"Offer","price":"49.00"}}</script>

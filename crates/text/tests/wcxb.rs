@@ -25,7 +25,7 @@ const FLOORS: [(&str, f64); 8] = [
     ("collection", 0.68),
     ("listing", 0.65),
     ("documentation", 0.90),
-    ("forum", 0.75),
+    ("forum", 0.78),
     ("product", 0.62),
 ];
 

@@ -14,7 +14,7 @@
 //! | listing | the intro, every item's title, teaser and date | navigation, newsletter and sign-in blocks |
 //! | collection | the count line, every product's name and price, intro and guide text | filters, sorting, cart and compare controls |
 //! | service | every section: hero, features, steps, testimonials, pricing, FAQ, contact details | navigation, lone calls to action, cookie and chat boxes |
-//! | forum | every post, replies and quotes | log-in bars, user cards, reply/quote/report controls, related threads |
+//! | forum | every post and reply, and plain quotes | log-in bars, user cards, reply/quote/report controls, related threads, quotes the forum marks as quotes of other posts (XenForo's, Invision's: the post quoted is on the page) |
 //! | product | name, description, features, specification tables, FAQ | buy box, shipping and promotion banners, related products |
 //! | documentation | headings, prose, code blocks, tables | the docs navigation, "on this page", previous/next, edit links |
 //!
@@ -61,7 +61,7 @@
 //! pages are mostly articles and no rule was tuned: the F1 of both is in
 //! BENCHMARKS.md.
 
-use spinneret_html::{Document, NodeRef};
+use spinneret_html::{Document, ElementRef, LocalName as L, NodeRef};
 
 use super::{Keep, Marks, Selection, VIEW, body_of, kept_chars, prune_with, select_in, short_text};
 use crate::page_type::{PageType, prices_in};
@@ -86,9 +86,47 @@ const ARTICLE_OVER: f32 = 0.2;
 /// The main content of `doc`, a page of type `page_type`.
 pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
     let stats = Stats::of(doc.root(), VIEW);
+    let mut selection = select_typed(doc, page_type, &stats);
+    if page_type == PageType::Forum {
+        drop_quotes(doc, &mut selection);
+        selection.kept = selection
+            .roots
+            .iter()
+            .map(|&r| kept_chars(doc.node(r), &stats, &selection.dropped))
+            .sum();
+    }
+    selection
+}
+
+/// Leaves out a forum's quoted posts: `blockquote`s whose class names a
+/// quote (XenForo's `bbCodeBlock--quote`, Invision's `ipsQuote`). The
+/// post quoted is on the page already; a reader reads it once.
+fn drop_quotes(doc: &Document, selection: &mut Selection) {
+    let is_quote = |n: NodeRef<'_>| {
+        n.as_element()
+            .is_some_and(|e| e.is_html(L::Blockquote) && class_names(e, b"quote"))
+    };
+    for n in doc.root().descendants() {
+        if is_quote(n) {
+            selection.dropped[n.id().index()] = true;
+        }
+    }
+}
+
+/// Whether `e`'s class holds `word` (ASCII case-insensitive).
+fn class_names(e: ElementRef<'_>, word: &[u8]) -> bool {
+    e.attr_known(L::Class).is_some_and(|v| {
+        v.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word))
+    })
+}
+
+/// [`select_for`] before the type's last cuts.
+fn select_typed(doc: &Document, page_type: PageType, stats: &Stats) -> Selection {
     let body = body_of(doc);
     let marks = Marks::of(body);
-    let chosen = select_in(doc, &stats, body, &marks);
+    let chosen = select_in(doc, stats, body, &marks);
     let mut dropped = vec![false; doc.node_count()];
     let keep = Keep {
         cards: true,
@@ -96,8 +134,8 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
         headlines: page_type == PageType::Listing,
         code: page_type == PageType::Documentation,
     };
-    prune_with(body, &stats, &marks, &mut dropped, keep);
-    let kept = kept_chars(body, &stats, &dropped);
+    prune_with(body, stats, &marks, &mut dropped, keep);
+    let kept = kept_chars(body, stats, &dropped);
     let over = match page_type {
         // An article's selection only when it kept next to nothing.
         PageType::Article | PageType::Other if chosen.kept >= ARTICLE_SHORT => 0.0,
@@ -136,12 +174,12 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
     if page_type == PageType::Product {
         let mut chosen = chosen;
         for &root in &chosen.roots {
-            drop_other_products(doc.node(root), &stats, &mut chosen.dropped);
+            drop_other_products(doc.node(root), stats, &mut chosen.dropped);
         }
         chosen.kept = chosen
             .roots
             .iter()
-            .map(|&r| kept_chars(doc.node(r), &stats, &chosen.dropped))
+            .map(|&r| kept_chars(doc.node(r), stats, &chosen.dropped))
             .sum();
         return chosen;
     }
@@ -153,7 +191,7 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
     // default may have been chosen with the class marks off).
     let mut dropped = vec![false; doc.node_count()];
     for &root in &chosen.roots {
-        prune_with(doc.node(root), &stats, &marks, &mut dropped, keep);
+        prune_with(doc.node(root), stats, &marks, &mut dropped, keep);
     }
     for (i, d) in dropped.iter_mut().enumerate() {
         *d = *d && chosen.is_dropped_index(i);
@@ -161,7 +199,7 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
     let kept = chosen
         .roots
         .iter()
-        .map(|&r| kept_chars(doc.node(r), &stats, &dropped))
+        .map(|&r| kept_chars(doc.node(r), stats, &dropped))
         .sum();
     Selection {
         roots: chosen.roots,
@@ -231,15 +269,12 @@ fn is_reviews(node: NodeRef<'_>) -> bool {
     let Some(e) = node.as_element() else {
         return false;
     };
-    let names_reviews = |v: Option<&str>| {
-        v.is_some_and(|v| {
+    class_names(e, b"review")
+        || e.attr_known(L::Id).is_some_and(|v| {
             v.as_bytes()
                 .windows(6)
                 .any(|w| w.eq_ignore_ascii_case(b"review"))
         })
-    };
-    names_reviews(e.attr("class"))
-        || names_reviews(e.attr("id"))
         || e.attr("itemprop")
             .is_some_and(|p| matches!(p.trim(), "review" | "aggregateRating"))
 }
