@@ -288,14 +288,22 @@ fn lists() -> &'static Lists {
             patterns.extend_from_slice(list);
         }
         starts[LISTS.len()] = patterns.len();
-        // A DFA: a few hundred states, the fastest search of the crate.
-        let automaton = AhoCorasick::builder()
-            .kind(Some(AhoCorasickKind::DFA))
-            .ascii_case_insensitive(true)
-            .build(&patterns)
-            .expect("the word lists are small");
-        Lists { automaton, starts }
+        Lists {
+            automaton: word_automaton(&patterns),
+            starts,
+        }
     })
+}
+
+/// One automaton for word lists of `class` and `id` values: ASCII
+/// case-insensitive (the lists are lower-case ASCII), a DFA (a few
+/// hundred states, the fastest search of the crate).
+pub(crate) fn word_automaton(patterns: &[&str]) -> AhoCorasick {
+    AhoCorasick::builder()
+        .kind(Some(AhoCorasickKind::DFA))
+        .ascii_case_insensitive(true)
+        .build(patterns)
+        .expect("the word lists are small")
 }
 
 /// Which lists one attribute value matches, a bit per list.

@@ -95,7 +95,7 @@ pub struct Options {
     /// Detect the text's language ([`Extraction::language`]; `None`
     /// without it). On by default; off where the caller has no use for
     /// it: the detector's cost is fixed per page (about 0.1–0.2 ms with
-    /// its 2 KiB sample, [`language`]), as much as the page type's walk.
+    /// its 2 KiB sample, [`language`]), about what the parse costs.
     pub language: bool,
 }
 

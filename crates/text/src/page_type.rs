@@ -62,9 +62,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use aho_corasick::AhoCorasick;
 use spinneret_html::{AttrNamespace, Document, ElementRef, LocalName as L, NodeRef};
 
+use crate::hints;
 use crate::stats::{Step, walk};
 
 /// What kind of page a document is.
@@ -584,8 +585,8 @@ const NAMED_LISTS: [&[&str]; 6] = [
     CART,
 ];
 
-/// The lists of [`NAMED_LISTS`] as one automaton (ASCII case-insensitive,
-/// as the lists are lower-case ASCII), and each pattern's list.
+/// The lists of [`NAMED_LISTS`] as one automaton ([`hints::word_automaton`]),
+/// and each pattern's list.
 struct Named {
     automaton: AhoCorasick,
     list_of: Vec<u8>,
@@ -605,12 +606,10 @@ fn named_lists(value: &str) -> u8 {
             patterns.extend_from_slice(list);
             list_of.extend(std::iter::repeat_n(i, list.len()));
         }
-        let automaton = AhoCorasick::builder()
-            .kind(Some(AhoCorasickKind::DFA))
-            .ascii_case_insensitive(true)
-            .build(&patterns)
-            .expect("the class and id lists are small");
-        Named { automaton, list_of }
+        Named {
+            automaton: hints::word_automaton(&patterns),
+            list_of,
+        }
     });
     named
         .automaton

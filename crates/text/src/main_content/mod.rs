@@ -184,10 +184,7 @@ fn attempt(
     for &root in &roots {
         prune(doc.node(root), stats, marks, &mut dropped);
     }
-    let kept = roots
-        .iter()
-        .map(|&r| kept_chars(doc.node(r), stats, &dropped))
-        .sum();
+    let kept = kept_in(doc, &roots, stats, &dropped);
     if debug {
         debug_print(doc, &roots, &dropped, stats, marks, &scores);
     }
@@ -691,14 +688,9 @@ fn prune_with(root: NodeRef<'_>, stats: &Stats, marks: &Marks, dropped: &mut [bo
     });
 }
 
-/// Whether `node` holds an `h1` among its first 200 descendants (a
-/// header's title comes early; the bound keeps nested headers linear).
-fn holds_h1(node: NodeRef<'_>) -> bool {
-    holds(node, L::H1)
-}
-
 /// Whether `node` holds an element `name` among its first 200
-/// descendants (the bound keeps nested blocks linear).
+/// descendants (a header's title, an aside's example come early; the
+/// bound keeps nested blocks linear).
 fn holds(node: NodeRef<'_>, name: L) -> bool {
     node.descendants()
         .take(200)
@@ -757,7 +749,7 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: 
         // article's own header: its title and standfirst.)
         // (Nor, on a documentation page, one that holds a code block: the
         // reference's examples beside its prose.)
-        Kind::Named if !(most || holds_h1(node) || keep.code && holds(node, L::Pre)) => {
+        Kind::Named if !(most || holds(node, L::H1) || keep.code && holds(node, L::Pre)) => {
             return true;
         }
         Kind::NamedStrong if !most => return true,
@@ -833,6 +825,14 @@ fn is_navigation_link(node: NodeRef<'_>) -> bool {
 }
 
 /// The characters left in `root` once the dropped nodes are out.
+/// [`kept_chars`] summed over `roots`.
+fn kept_in(doc: &Document, roots: &[NodeId], stats: &Stats, dropped: &[bool]) -> u32 {
+    roots
+        .iter()
+        .map(|&r| kept_chars(doc.node(r), stats, dropped))
+        .sum()
+}
+
 fn kept_chars(root: NodeRef<'_>, stats: &Stats, dropped: &[bool]) -> u32 {
     let mut gone = 0u32;
     walk(root, |node, step| {

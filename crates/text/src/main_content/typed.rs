@@ -63,7 +63,9 @@
 
 use spinneret_html::{Document, ElementRef, LocalName as L, NodeRef};
 
-use super::{Keep, Marks, Selection, VIEW, body_of, kept_chars, prune_with, select_in, short_text};
+use super::{
+    Keep, Marks, Selection, VIEW, body_of, kept_chars, kept_in, prune_with, select_in, short_text,
+};
 use crate::page_type::{PageType, prices_in};
 use crate::stats::{Stats, Step, walk};
 
@@ -89,11 +91,7 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
     let mut selection = select_typed(doc, page_type, &stats);
     if page_type == PageType::Forum {
         drop_quotes(doc, &mut selection);
-        selection.kept = selection
-            .roots
-            .iter()
-            .map(|&r| kept_chars(doc.node(r), &stats, &selection.dropped))
-            .sum();
+        selection.kept = kept_in(doc, &selection.roots, &stats, &selection.dropped);
     }
     selection
 }
@@ -104,7 +102,7 @@ pub fn select_for(doc: &Document, page_type: PageType) -> Selection {
 fn drop_quotes(doc: &Document, selection: &mut Selection) {
     let is_quote = |n: NodeRef<'_>| {
         n.as_element()
-            .is_some_and(|e| e.is_html(L::Blockquote) && class_names(e, b"quote"))
+            .is_some_and(|e| e.is_html(L::Blockquote) && names_word(e, L::Class, b"quote"))
     };
     for n in doc.root().descendants() {
         if is_quote(n) {
@@ -113,9 +111,10 @@ fn drop_quotes(doc: &Document, selection: &mut Selection) {
     }
 }
 
-/// Whether `e`'s class holds `word` (ASCII case-insensitive).
-fn class_names(e: ElementRef<'_>, word: &[u8]) -> bool {
-    e.attr_known(L::Class).is_some_and(|v| {
+/// Whether `e`'s attribute `name` (its class, its id) holds `word`
+/// (ASCII case-insensitive).
+fn names_word(e: ElementRef<'_>, name: L, word: &[u8]) -> bool {
+    e.attr_known(name).is_some_and(|v| {
         v.as_bytes()
             .windows(word.len())
             .any(|w| w.eq_ignore_ascii_case(word))
@@ -176,11 +175,7 @@ fn select_typed(doc: &Document, page_type: PageType, stats: &Stats) -> Selection
         for &root in &chosen.roots {
             drop_other_products(doc.node(root), stats, &mut chosen.dropped);
         }
-        chosen.kept = chosen
-            .roots
-            .iter()
-            .map(|&r| kept_chars(doc.node(r), stats, &chosen.dropped))
-            .sum();
+        chosen.kept = kept_in(doc, &chosen.roots, stats, &chosen.dropped);
         return chosen;
     }
     if matches!(page_type, PageType::Article | PageType::Other) {
@@ -196,11 +191,7 @@ fn select_typed(doc: &Document, page_type: PageType, stats: &Stats) -> Selection
     for (i, d) in dropped.iter_mut().enumerate() {
         *d = *d && chosen.is_dropped_index(i);
     }
-    let kept = chosen
-        .roots
-        .iter()
-        .map(|&r| kept_chars(doc.node(r), stats, &dropped))
-        .sum();
+    let kept = kept_in(doc, &chosen.roots, stats, &dropped);
     Selection {
         roots: chosen.roots,
         dropped,
@@ -218,11 +209,10 @@ const CONTENT_LINK: u32 = 30;
 /// children a group of repeated cards ([`is_card_group`]), or — on a
 /// `grid` page — it is a product's card (a short block with a price).
 pub(super) fn is_cards(node: NodeRef<'_>, stats: &Stats, keep: Keep) -> bool {
-    let grid = keep.grid;
     stats.get(node).mean_link() >= CONTENT_LINK
         || keep.headlines && stats.get(node).longest_link() >= CONTENT_LINK
         || is_card_group(node, stats)
-        || grid && stats.get(node).chars < 300 && prices_in(&short_text(node)) > 0
+        || keep.grid && stats.get(node).chars < 300 && prices_in(&short_text(node)) > 0
 }
 
 /// Leaves out, under `root` (a product's page), the groups of product
@@ -269,12 +259,8 @@ fn is_reviews(node: NodeRef<'_>) -> bool {
     let Some(e) = node.as_element() else {
         return false;
     };
-    class_names(e, b"review")
-        || e.attr_known(L::Id).is_some_and(|v| {
-            v.as_bytes()
-                .windows(6)
-                .any(|w| w.eq_ignore_ascii_case(b"review"))
-        })
+    names_word(e, L::Class, b"review")
+        || names_word(e, L::Id, b"review")
         || e.attr("itemprop")
             .is_some_and(|p| matches!(p.trim(), "review" | "aggregateRating"))
 }
