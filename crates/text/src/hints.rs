@@ -424,7 +424,7 @@ impl Names {
         } else {
             class_match(class)
         };
-        let i = if id.is_empty() {
+        let i = if id.is_empty() || is_slug(id) {
             ValueMatch::default()
         } else {
             ValueMatch::of(id)
@@ -470,13 +470,25 @@ impl Names {
     }
 }
 
+/// Whether an `id` is a heading's text made into a fragment name
+/// (`receive-and-reply-to-an-inbound-sms`): seven words or more, lower
+/// case. Its words are the heading's, not the names of a component, so
+/// they say nothing of what the element is.
+fn is_slug(id: &str) -> bool {
+    id.split(['-', '_']).filter(|w| !w.is_empty()).count() >= 7
+        && !id
+            .bytes()
+            .any(|b| b.is_ascii_uppercase() || b.is_ascii_whitespace())
+}
+
 /// What the markup says of `e` (its tag, role, attributes and names).
 pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
-    if names.hiding
+    if (names.hiding
         || e.attr_known(L::Hidden).is_some()
         || e.attr("aria-hidden")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        || e.attr_known(L::Style).is_some_and(hides)
+        || e.attr_known(L::Style).is_some_and(hides))
+        && !is_tab_panel(e)
     {
         return Kind::Hidden;
     }
@@ -489,6 +501,8 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     {
         return Kind::Boilerplate;
     }
+    // (Not `tablist`: pages put it on an accordion that holds the
+    // answers, and a true tab strip's buttons are boilerplate already.)
     if let Some(role) = e.attr_known(L::Role)
         && role.split_ascii_whitespace().any(|r| {
             matches!(
@@ -503,7 +517,6 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
                     | "dialog"
                     | "alertdialog"
                     | "toolbar"
-                    | "tablist"
             )
         })
     {
@@ -516,6 +529,14 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
         return Kind::Named;
     }
     Kind::Neutral
+}
+
+/// Whether `e` is a tab panel (`role=tabpanel`): hidden until its tab is
+/// chosen, it is part of what the page shows (the same step for another
+/// language, another platform's install notes).
+fn is_tab_panel(e: ElementRef<'_>) -> bool {
+    e.attr_known(L::Role)
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("tabpanel"))
 }
 
 /// Whether an inline style hides the element (`display: none`,

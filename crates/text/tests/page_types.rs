@@ -231,6 +231,77 @@ fn documentation_keeps_headings_code_and_tables() {
 }
 
 #[test]
+fn documentation_keeps_every_tab_and_sections_named_after_their_headings() {
+    let sidebar: String = (1..=30)
+        .map(|i| format!("<li><a href=/docs/page{i}>Guide {i}</a></li>"))
+        .collect();
+    let html = page(&format!(
+        "<div class=docs-sidebar><ul>{sidebar}</ul></div><main><article>\
+         <h1>Send a message</h1><p>Install the library for your language, then send your \
+         first message from the command line in a few steps.</p>\
+         <div role=tablist><button role=tab>Python</button><button role=tab>Node.js</button></div>\
+         <div role=tabpanel><p>Install the Python package with pip.</p>\
+         <pre><code>pip install messages</code></pre></div>\
+         <div role=tabpanel hidden style=\"display:none\"><p>Install the Node.js package \
+         with npm.</p><pre><code>npm install messages</code></pre></div>\
+         <section id=receive-and-reply-to-an-inbound-message-section><h2>Receive and reply to \
+         an inbound message</h2><p>Point your number's webhook at your server; each message \
+         that arrives is posted to it, and what the server answers is sent back.</p></section>\
+         </article></main><div role=dialog hidden><p>Rate this page: was it helpful?</p></div>"
+    ));
+    let (t, text) = extract(
+        &html,
+        "https://example.com/docs/messages/quickstart",
+        Format::Text,
+    );
+    assert_eq!(t, PageType::Documentation);
+    for kept in [
+        "Install the Python package with pip.",
+        "Install the Node.js package with npm.",
+        "npm install messages",
+        "Point your number's webhook at your server",
+    ] {
+        assert!(text.contains(kept), "{kept:?} missing from {text}");
+    }
+    assert!(
+        !text.contains("Rate this page"),
+        "a hidden dialog kept in {text}"
+    );
+    assert!(!text.contains("Guide 17"), "the sidebar kept in {text}");
+}
+
+#[test]
+fn a_service_page_keeps_an_accordion_marked_as_a_tab_list() {
+    let html = page(
+        "<main><section class=hero><h1>Smart thermostat rebates</h1>\
+         <p>Get up to $100 back when you buy a certified smart thermostat and send us the form.</p>\
+         <p>A thermostat that learns your schedule heats and cools the house only when someone \
+         is home, and a certified model saves about eight percent on heating and cooling each \
+         year: about fifty dollars for most households, more in colder places.</p></section><div class=accordion role=tablist>\
+         <div class=accordion-item role=tab><h3>Who qualifies?</h3></div>\
+         <div class=accordion-body><p>Customers with an active residential account; commercial \
+         properties are not eligible for this rebate.</p></div>\
+         <div class=accordion-item role=tab><h3>How long do I have?</h3></div>\
+         <div class=accordion-body><p>Send the claim within 120 days of the purchase, with the \
+         receipt showing the day, month and year.</p></div></div>\
+         <section class=contact><p>Call us at 1-800-555-0100 on weekdays.</p></section></main>",
+    );
+    let (_, text) = extract(
+        &html,
+        "https://energy.example/smart-thermostats",
+        Format::Text,
+    );
+    for kept in [
+        "Get up to $100 back",
+        "commercial properties are not eligible",
+        "Send the claim within 120 days",
+    ] {
+        assert!(text.contains(kept), "{kept:?} missing from {text}");
+    }
+    assert_boilerplate_dropped(&text);
+}
+
+#[test]
 fn a_service_page_keeps_all_its_sections() {
     let html = page(
         "<main><section class=hero><h1>Payroll without the paperwork</h1>\

@@ -16,7 +16,7 @@
 //! | service | every section: hero, features, steps, testimonials, pricing, FAQ, contact details | navigation, lone calls to action, cookie and chat boxes |
 //! | forum | every post and reply, and plain quotes | log-in bars, user cards, reply/quote/report controls, related threads, quotes the forum marks as quotes of other posts (XenForo's, Invision's: the post quoted is on the page) |
 //! | product | name, description, features, specification tables, FAQ | buy box, shipping and promotion banners, related products |
-//! | documentation | headings, prose, code blocks, tables | the docs navigation, "on this page", previous/next, edit links |
+//! | documentation | headings, prose, code blocks, tables, every tab of a tabbed example | the docs navigation, "on this page", previous/next, edit links |
 //!
 //! So for every type but articles, main content is chosen from two
 //! candidates:
@@ -77,6 +77,12 @@ const BROAD_OVER: f32 = 0.5;
 /// keeps less than this share: their content is the grid, which one
 /// container rarely holds.
 const GRID_OVER: f32 = 0.8;
+
+/// A documentation page's default selection is replaced when it keeps
+/// less than this share: a reference page is its sections one after
+/// another (a command's synopsis, description, options, examples), of
+/// which one container often holds only the longest.
+const DOCS_OVER: f32 = 0.7;
 
 /// An article's selection is replaced by the broad one only when it is
 /// shorter than this (characters) …
@@ -140,6 +146,7 @@ fn select_typed(doc: &Document, page_type: PageType, stats: &Stats) -> Selection
         PageType::Article | PageType::Other if chosen.kept >= ARTICLE_SHORT => 0.0,
         PageType::Article | PageType::Other => ARTICLE_OVER,
         PageType::Listing | PageType::Collection => GRID_OVER,
+        PageType::Documentation => DOCS_OVER,
         _ => BROAD_OVER,
     };
     if std::env::var_os("SPINNERET_DEBUG_MAIN").is_some() {
