@@ -81,6 +81,9 @@ const BOILERPLATE: &[&str] = &[
     "message-cell--user",
     "postprofile",
     "widget",
+    "onetrust",
+    "cookiebot",
+    "qc-cmp",
 ];
 
 /// Of [`BOILERPLATE`], the words that name what is never the article —
@@ -114,10 +117,15 @@ const STRONG: &[&str] = &[
     "sponsor",
     "subscribe",
     "taboola",
+    "onetrust",
+    "cookiebot",
+    "qc-cmp",
 ];
 
 /// Of [`STRONG`], the words of what covers the page over its content —
-/// consent and cookie banners, newsletter and sign-up dialogs, age gates:
+/// consent and cookie banners (by name, and by the consent platforms'
+/// own: OneTrust, Cookiebot, Quantcast's CMP), newsletter and sign-up
+/// dialogs, age gates:
 /// not even [`CONTENT`]'s words keep them (`consent-bar__content`,
 /// `modal-content`, `cookie-content` are the dialog's own content).
 const OVERLAY: &[&str] = &[
@@ -130,6 +138,9 @@ const OVERLAY: &[&str] = &[
     "popup",
     "signup",
     "subscribe",
+    "onetrust",
+    "cookiebot",
+    "qc-cmp",
 ];
 
 /// Whole tokens of a `class` or `id` that mark boilerplate.

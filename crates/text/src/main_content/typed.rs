@@ -155,6 +155,17 @@ fn select_typed(doc: &Document, page_type: PageType, stats: &Stats) -> Selection
             chosen.kept,
             stats.get(body).chars
         );
+        for &root in &chosen.roots {
+            let n = doc.node(root);
+            let e = n.as_element();
+            eprintln!(
+                "  default root <{}> class={:?} id={:?} chars={}",
+                e.map_or("", |e| e.name()),
+                e.and_then(|e| e.attr("class")),
+                e.and_then(|e| e.attr("id")),
+                stats.get(n).chars
+            );
+        }
         for n in body.descendants() {
             if dropped[n.id().index()] && stats.get(n).chars > 20 {
                 let e = n.as_element();
