@@ -29,7 +29,6 @@ const BOILERPLATE: &[&str] = &[
     "byline",
     "caption",
     "comment",
-    "community",
     "consent",
     "contact",
     "cookie",
