@@ -199,6 +199,36 @@ fn a_product_drops_other_products_and_reviews_without_a_heading() {
 }
 
 #[test]
+fn a_product_keeps_the_features_that_follow_its_also_bought_row() {
+    let also: String = (1..=4)
+        .map(|i| format!("<li><a href=/p/{i}>Strap model {i}</a> <span>${i}5.00</span></li>"))
+        .collect();
+    let html = page(&format!(
+        r#"<script type="application/ld+json">{{"@type":"Product","name":"Leather Case"}}</script>
+        <main><div class=summary><h1>Leather Case</h1><p>Rugged protection and a leather that
+        wears in, for the phone you carry every day.</p><p class=price>$59.00</p></div>
+        <div><div><h3>You May Also Like</h3></div><ul class=row>{also}</ul>
+        <section><h2>Made for MagSafe</h2><p>Built with an array of neodymium magnets, the case
+        snaps to chargers and mounts and holds on through bumps in the road and drops from the
+        desk. The magnets are set into the back so the leather stays flat, and they line the
+        case up with the charger every time.</p></section>
+        <section><h2>Drop protection</h2><p>A raised bumper around the edges and the camera
+        keeps the screen off the floor, tested to eight feet on concrete from every side. The
+        buttons are machined aluminium and click the way the phone's own buttons do, with a
+        lining that keeps dust out.</p>
+        </section></div></main>"#
+    ));
+    let (t, text) = extract(&html, "https://shop.example/leather-case", Format::Text);
+    assert_eq!(t, PageType::Product);
+    assert!(text.contains("neodymium magnets"), "{text}");
+    assert!(text.contains("tested to eight feet"), "{text}");
+    assert!(
+        !text.contains("Strap model"),
+        "another product kept in {text}"
+    );
+}
+
+#[test]
 fn documentation_keeps_headings_code_and_tables() {
     let sidebar: String = (1..=30)
         .map(|i| format!("<li><a href=/docs/page{i}>Chapter {i}</a></li>"))

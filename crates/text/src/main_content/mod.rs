@@ -729,9 +729,24 @@ fn cut_from(heading: NodeRef<'_>, root: NodeRef<'_>, stats: &Stats, dropped: &mu
         from = parent;
     }
     dropped[from.id().index()] = true;
-    for next in std::iter::successors(from.next_sibling(), |n| n.next_sibling()) {
+    let mut after = std::iter::successors(from.next_sibling(), |n| n.next_sibling());
+    // The related links come first; a block of prose after them (a
+    // product's feature sections after its "You may also like" row) is
+    // the page's again, and ends the cut.
+    let first = after.next();
+    for next in first
+        .into_iter()
+        .chain(after.take_while(|&n| !is_prose_section(n, stats)))
+    {
         dropped[next.id().index()] = true;
     }
+}
+
+/// Whether `node` is a section of prose: 200 characters or more, almost
+/// none of them in links.
+fn is_prose_section(node: NodeRef<'_>, stats: &Stats) -> bool {
+    let c = stats.get(node);
+    c.chars >= 200 && c.link_density() < 0.1
 }
 
 /// Whether `node` (inside a chosen root holding `total` characters) is
