@@ -179,7 +179,17 @@ fn select_typed(doc: &Document, page_type: PageType, stats: &Stats) -> Selection
             }
         }
     }
-    if (chosen.kept as f32) < over * kept as f32 {
+    // (A product whose default container is a customer review, the
+    // longest prose of many shops' pages, has its description elsewhere.)
+    let review_chosen = page_type == PageType::Product
+        && chosen.roots.iter().any(|&r| {
+            doc.node(r)
+                .ancestors()
+                .take_while(|&a| a != body)
+                .any(is_reviews)
+                || is_reviews(doc.node(r))
+        });
+    if review_chosen || (chosen.kept as f32) < over * kept as f32 {
         return Selection {
             roots: vec![body.id()],
             dropped,
