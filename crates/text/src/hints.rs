@@ -369,7 +369,16 @@ impl ValueMatch {
             .split_ascii_whitespace()
             .any(|c| HIDING_CLASSES.iter().any(|h| c.eq_ignore_ascii_case(h)));
         let mut lower = [0u8; 16];
-        for token in value.split(|c: char| c.is_ascii_whitespace() || c == '-' || c == '_') {
+        let tokens = value
+            .split_ascii_whitespace()
+            .filter(|class| !names_a_state(class))
+            .flat_map(|class| {
+                // A BEM modifier (`summary-item__dek--extra-spacing`) says
+                // how the block looks, not what it is.
+                let block = class.split("--").next().unwrap_or(class);
+                block.split(['-', '_'])
+            });
+        for token in tokens {
             // Every listed token is short and ASCII.
             if token.is_empty() || token.len() > lower.len() {
                 continue;
@@ -383,6 +392,18 @@ impl ValueMatch {
         }
         m
     }
+}
+
+/// Whether a class names a state or a condition of the element
+/// (`hide-read-more-ad`, `has-sidebar`, `no-ads`, `is-extra`) rather than
+/// what it is: its words are not the element's.
+fn names_a_state(class: &str) -> bool {
+    let lower = |p: &str| {
+        class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+    };
+    ["hide-", "show-", "has-", "no-", "is-", "with-", "without-"]
+        .iter()
+        .any(|p| lower(p))
 }
 
 /// Tokens of the names of date, time and byline lines.
@@ -578,4 +599,34 @@ pub(crate) fn is_container(e: ElementRef<'_>, names: &Names) -> bool {
         return true;
     }
     names.is_body_container()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_words_count_as_whole_tokens_of_what_an_element_is() {
+        assert!(ValueMatch::of("ad-slot").boilerplate_token);
+        assert!(ValueMatch::of("site-nav main").boilerplate_token);
+        assert!(!ValueMatch::of("header-loaded").boilerplate_token);
+        // A state or condition, and a BEM modifier, say nothing of what
+        // the element is.
+        assert!(!ValueMatch::of("grid hide-read-more-ad").boilerplate_token);
+        assert!(!ValueMatch::of("has-side no-ads").boilerplate_token);
+        assert!(!ValueMatch::of("summary-item__dek--extra-spacing").boilerplate_token);
+        assert!(ValueMatch::of("summary-extra--wide").boilerplate_token);
+    }
+
+    #[test]
+    fn an_id_of_seven_words_is_a_heading_slug() {
+        assert!(is_slug(
+            "receive-and-reply-to-an-inbound-sms-message-section"
+        ));
+        assert!(!is_slug("comment-reply-form"));
+        assert!(!is_slug("npr-plus-get-access-modal-mount"));
+        assert!(!is_slug(
+            "google_ads_iframe_/6735/n6735.NPR/podcasts_Short_Wave_1"
+        ));
+    }
 }
