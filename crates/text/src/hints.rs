@@ -142,6 +142,20 @@ const OVERLAY: &[&str] = &[
     "qc-cmp",
 ];
 
+/// Of [`OVERLAY`], the words that only a consent dialog or an age gate
+/// has: what they name is never content, however long (a consent
+/// platform's settings run to pages), nor with the class marks relaxed.
+/// (Not `newsletter`: a newsletter's own posts are named after it; nor
+/// `cookie`, which a baking site's recipes are.)
+const CONSENT: &[&str] = &[
+    "agegate",
+    "consent",
+    "gdpr",
+    "onetrust",
+    "cookiebot",
+    "qc-cmp",
+];
+
 /// Whole tokens of a `class` or `id` that mark boilerplate.
 const BOILERPLATE_TOKENS: &[&str] = &[
     "ad", "ads", "adv", "aside", "extra", "foot", "meta", "nav", "print", "side", "tags", "tools",
@@ -267,11 +281,11 @@ struct Lists {
     automaton: AhoCorasick,
     /// The first pattern of each list, in the order of [`LISTS`], and the
     /// end of the last.
-    starts: [usize; 8],
+    starts: [usize; 9],
 }
 
 /// The lists, in their order in [`Lists`].
-const LISTS: [&[&str]; 7] = [
+const LISTS: [&[&str]; 8] = [
     BOILERPLATE,
     CONTENT,
     POSITIVE,
@@ -279,6 +293,7 @@ const LISTS: [&[&str]; 7] = [
     BODY_CONTAINERS,
     STRONG,
     OVERLAY,
+    CONSENT,
 ];
 const LIST_BOILERPLATE: usize = 0;
 const LIST_CONTENT: usize = 1;
@@ -287,11 +302,12 @@ const LIST_NEGATIVE: usize = 3;
 const LIST_CONTAINER: usize = 4;
 const LIST_STRONG: usize = 5;
 const LIST_OVERLAY: usize = 6;
+const LIST_CONSENT: usize = 7;
 
 fn lists() -> &'static Lists {
     static LISTS_AUTOMATON: OnceLock<Lists> = OnceLock::new();
     LISTS_AUTOMATON.get_or_init(|| {
-        let mut starts = [0; 8];
+        let mut starts = [0; 9];
         let mut patterns = Vec::new();
         for (i, list) in LISTS.iter().enumerate() {
             starts[i] = patterns.len();
@@ -431,6 +447,8 @@ pub(crate) struct Names {
     /// Named with one of [`STRONG`]'s words (and not [`CONTENT`]'s, unless
     /// [`OVERLAY`]'s).
     strong: bool,
+    /// Named with one of [`CONSENT`]'s words.
+    consent: bool,
     body_container: bool,
     dateline: bool,
     /// A class that hides the element.
@@ -478,6 +496,7 @@ impl Names {
                 || i.boilerplate_token)
                 && !has(both, LIST_CONTENT),
             strong: has(both, LIST_STRONG) && (!has(both, LIST_CONTENT) || has(both, LIST_OVERLAY)),
+            consent: has(both, LIST_CONSENT),
             body_container: has(both, LIST_CONTAINER),
             dateline: c.dateline_token || i.dateline_token,
             hiding: c.hiding,
@@ -488,6 +507,12 @@ impl Names {
     /// Readability's class weight: ±25 for each of `class` and `id`.
     pub(crate) fn weight(&self) -> f32 {
         self.weight
+    }
+
+    /// Whether the names are those of a consent dialog or an age gate
+    /// ([`CONSENT`]).
+    pub(crate) fn is_consent(&self) -> bool {
+        self.consent
     }
 
     /// Whether the names are those of an article-body container.

@@ -69,6 +69,34 @@ fn a_listing_keeps_every_item_title_teaser_and_date() {
 }
 
 #[test]
+fn a_consent_dialog_longer_than_the_page_stays_out() {
+    let items: String = (1..=8)
+        .map(|i| format!("<li><a href=/recipes/{i}>Tomato sauce recipe number {i}</a></li>"))
+        .collect();
+    let purposes: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<h4>Purpose {i}</h4><p>Information about your activity on this service can be \
+                 stored and combined with other information about you to build a profile for \
+                 purpose {i}, which our partners use to select what you are shown.</p>"
+            )
+        })
+        .collect();
+    let html = page(&format!(
+        "<main><h1>Tomato sauce recipes</h1><p>Our collection of sauces for every dish.</p>\
+         <ul class=recipes>{items}</ul></main>\
+         <div id=onetrust-consent-sdk><div id=onetrust-pc-sdk><h3>Privacy Preference Center</h3>\
+         {purposes}</div></div>"
+    ));
+    let (_, text) = extract(&html, "https://recipes.example/tomato-sauces", Format::Text);
+    assert!(text.contains("Our collection of sauces"), "{text}");
+    assert!(
+        !text.contains("Purpose 3"),
+        "the consent dialog kept in {text}"
+    );
+}
+
+#[test]
 fn a_forum_thread_keeps_every_post_with_its_quotes() {
     let posts: String = (1..=6)
         .map(|i| {

@@ -247,6 +247,9 @@ struct Marks {
     /// Declared containers and date lines, in node order.
     container: Vec<NodeId>,
     dateline: Vec<NodeId>,
+    /// Elements named as a consent dialog or an age gate, in node order:
+    /// boilerplate even with the class marks relaxed, and however long.
+    consent: Vec<NodeId>,
 }
 
 impl Marks {
@@ -263,6 +266,7 @@ impl Marks {
             weight: vec![0.0; n],
             container: Vec::new(),
             dateline: Vec::new(),
+            consent: Vec::new(),
         };
         walk(body, |node, step| {
             if step == Step::Leave {
@@ -286,6 +290,9 @@ impl Marks {
             if container {
                 marks.container.push(node.id());
             }
+            if marks.kind[i] == Kind::NamedStrong && names.is_consent() {
+                marks.consent.push(node.id());
+            }
             marks.weight[i] = names.weight();
             if names.is_dateline() || e.is_html(L::Time) {
                 marks.dateline.push(node.id());
@@ -304,6 +311,11 @@ impl Marks {
                 }
             }
         }
+        let kind = &marks.kind;
+        marks
+            .consent
+            .retain(|id| kind[id.index()] == Kind::NamedStrong);
+        marks.consent.sort();
         marks
     }
 
@@ -315,7 +327,14 @@ impl Marks {
                 *k = Kind::Neutral;
             }
         }
+        for id in &marks.consent {
+            marks.kind[id.index()] = Kind::NamedStrong;
+        }
         marks
+    }
+
+    fn is_consent(&self, node: NodeRef<'_>) -> bool {
+        self.consent.binary_search(&node.id()).is_ok()
     }
 
     fn kind(&self, node: NodeRef<'_>) -> Kind {
@@ -767,7 +786,11 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: 
         Kind::Named if !(most || holds(node, L::H1) || keep.code && holds(node, L::Pre)) => {
             return true;
         }
-        Kind::NamedStrong if !most => return true,
+        // (A consent dialog is never the page's content, however long its
+        // settings run.)
+        Kind::NamedStrong if !most || marks.is_consent(node) => {
+            return true;
+        }
         Kind::Boilerplate if !most || html_name(node).is_some_and(|n| matches!(n, L::Nav)) => {
             return true;
         }

@@ -216,8 +216,13 @@ fn select_typed(doc: &Document, page_type: PageType, stats: &Stats) -> Selection
     for &root in &chosen.roots {
         prune_with(doc.node(root), stats, &marks, &mut dropped, keep);
     }
-    for (i, d) in dropped.iter_mut().enumerate() {
-        *d = *d && chosen.is_dropped_index(i);
+    // (But a consent dialog stays out: the default may have been chosen
+    // with the class marks off, and its settings are long prose.)
+    for n in doc.root().descendants() {
+        let i = n.id().index();
+        if dropped[i] && !chosen.is_dropped_index(i) && !marks.is_consent(n) {
+            dropped[i] = false;
+        }
     }
     let kept = kept_in(doc, &chosen.roots, stats, &dropped);
     Selection {
