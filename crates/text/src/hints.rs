@@ -544,7 +544,7 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
         || e.attr("aria-hidden")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
         || e.attr_known(L::Style).is_some_and(hides))
-        && !is_tab_panel(e)
+        && !is_collapsed_panel(e)
     {
         return Kind::Hidden;
     }
@@ -587,13 +587,42 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     Kind::Neutral
 }
 
-/// Whether `e` is a tab panel (`role=tabpanel`): hidden until its tab is
-/// chosen, it is part of what the page shows (the same step for another
-/// language, another platform's install notes).
-fn is_tab_panel(e: ElementRef<'_>) -> bool {
-    e.attr_known(L::Role)
-        .is_some_and(|r| r.trim().eq_ignore_ascii_case("tabpanel"))
+/// Whether `e` is a panel a reader opens on the page: a tab panel
+/// (`role=tabpanel`), an accordion's or a FAQ's answer (`role=region`
+/// or `aria-labelledby` naming its heading, or a class naming an
+/// accordion, a collapsible, a FAQ answer, a toggle, a tab pane). Hidden
+/// until its tab or heading is chosen, it is part of what the page shows
+/// (another language's install steps, the answer to each question).
+fn is_collapsed_panel(e: ElementRef<'_>) -> bool {
+    let role = e.attr_known(L::Role).map(str::trim);
+    let labelled = e.attr("aria-labelledby").is_some();
+    match role {
+        Some(r) if r.eq_ignore_ascii_case("tabpanel") => return true,
+        Some(r) if r.eq_ignore_ascii_case("region") && labelled => return true,
+        None if labelled => return true,
+        _ => {}
+    }
+    e.attr_known(L::Class).is_some_and(|class| {
+        PANEL_WORDS.iter().any(|w| {
+            class
+                .as_bytes()
+                .windows(w.len())
+                .any(|c| c.eq_ignore_ascii_case(w.as_bytes()))
+        })
+    })
 }
+
+/// Words of the class of a panel a reader opens ([`is_collapsed_panel`]).
+const PANEL_WORDS: &[&str] = &[
+    "accordion",
+    "collapse",
+    "faq",
+    "answer",
+    "toggle",
+    "tab-pane",
+    "tab-content",
+    "expand",
+];
 
 /// Whether an inline style hides the element (`display: none`,
 /// `visibility: hidden`).

@@ -388,6 +388,40 @@ fn a_service_page_keeps_all_its_sections() {
 }
 
 #[test]
+fn a_service_page_keeps_its_collapsed_faq_answers() {
+    let html = page(
+        "<main><section class=hero><h1>Pet insurance</h1><p>Help protect your pet and your \
+         budget from unexpected vet bills, with plans for dogs and cats of every age.</p>\
+         <p>Plans reimburse up to ninety percent of eligible vet bills after the deductible.</p>\
+         </section><section><h2>Questions</h2>\
+         <button aria-controls=a1>Do I need a network vet?</button>\
+         <div id=a1 class=faq__answer style=\"display: none;\"><p>No: any licensed vet in \
+         the country will do, and you file the claim yourself.</p></div>\
+         <h3 id=h2>Does it cover routine care?</h3>\
+         <div role=region aria-labelledby=h2 aria-hidden=true><p>Wellness plans reimburse \
+         vaccines and checkups; the base plan covers accidents and illness.</p></div>\
+         </section></main><div role=dialog aria-labelledby=d1 hidden><h2 id=d1>Leave this \
+         site?</h2><p>You are leaving for a partner's page.</p></div>",
+    );
+    let (_, text) = extract(
+        &html,
+        "https://insurer.example/pet-insurance/",
+        Format::Text,
+    );
+    for kept in [
+        "Help protect your pet",
+        "any licensed vet in the country will do",
+        "Wellness plans reimburse vaccines",
+    ] {
+        assert!(text.contains(kept), "{kept:?} missing from {text}");
+    }
+    assert!(
+        !text.contains("Leave this site"),
+        "a hidden dialog kept in {text}"
+    );
+}
+
+#[test]
 fn a_collection_keeps_its_products_names_and_prices() {
     let cards: String = (1..=12)
         .map(|i| {
