@@ -782,8 +782,13 @@ fn leave_out(node: NodeRef<'_>, total: u32, stats: &Stats, marks: &Marks, keep: 
         // (A block named a header that holds the page's `h1` is the
         // article's own header: its title and standfirst.)
         // (Nor, on a documentation page, one that holds a code block: the
-        // reference's examples beside its prose.)
-        Kind::Named if !(most || holds(node, L::H1) || keep.code && holds(node, L::Pre)) => {
+        // reference's examples beside its prose; nor a heading there:
+        // rustdoc's `h4.code-header` is a method's signature.)
+        Kind::Named
+            if !(most
+                || holds(node, L::H1)
+                || keep.code && (holds(node, L::Pre) || is_heading(node))) =>
+        {
             return true;
         }
         // (A consent dialog is never the page's content, however long its
