@@ -16,7 +16,7 @@
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
-use spinneret_html::{ElementRef, LocalName as L};
+use spinneret_html::{AttrNamespace, ElementRef, LocalName as L};
 
 /// Substrings of a `class` or `id` that mark boilerplate.
 const BOILERPLATE: &[&str] = &[
@@ -456,15 +456,57 @@ pub(crate) struct Names {
     weight: f32,
 }
 
+/// The attributes of an element that the marks read, found in one pass
+/// over its attributes (a walk reads them for every element).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Attrs<'d> {
+    class: &'d str,
+    id: &'d str,
+    role: Option<&'d str>,
+    style: Option<&'d str>,
+    itemprop: Option<&'d str>,
+    hidden: bool,
+    aria_hidden: bool,
+    aria_labelledby: bool,
+}
+
+impl<'d> Attrs<'d> {
+    /// The attributes of `e` (in no namespace).
+    pub(crate) fn of(e: ElementRef<'d>) -> Attrs<'d> {
+        let mut a = Attrs::default();
+        for attr in e.attrs() {
+            if attr.namespace() != AttrNamespace::None {
+                continue;
+            }
+            match attr.local_name() {
+                Some(L::Class) => a.class = attr.value(),
+                Some(L::Id) => a.id = attr.value(),
+                Some(L::Role) => a.role = Some(attr.value()),
+                Some(L::Style) => a.style = Some(attr.value()),
+                Some(L::Itemprop) => a.itemprop = Some(attr.value()),
+                Some(L::Hidden) => a.hidden = true,
+                _ => match attr.name() {
+                    "aria-hidden" => {
+                        a.aria_hidden = attr.value().trim().eq_ignore_ascii_case("true");
+                    }
+                    "aria-labelledby" => a.aria_labelledby = true,
+                    _ => {}
+                },
+            }
+        }
+        a
+    }
+}
+
 impl Names {
-    /// The names of `e`; `class_match` gives (and remembers) a `class`
-    /// value's matches (pages repeat their class values).
+    /// The names of an element of attributes `attrs`; `class_match` gives
+    /// (and remembers) a `class` value's matches (pages repeat their class
+    /// values).
     pub(crate) fn of<'d>(
-        e: ElementRef<'d>,
+        attrs: &Attrs<'d>,
         class_match: &mut impl FnMut(&'d str) -> ValueMatch,
     ) -> Names {
-        let class = e.attr_known(L::Class).unwrap_or("");
-        let id = e.attr_known(L::Id).unwrap_or("");
+        let (class, id) = (attrs.class, attrs.id);
         if class.is_empty() && id.is_empty() {
             return Names::default();
         }
@@ -538,13 +580,9 @@ fn is_slug(id: &str) -> bool {
 }
 
 /// What the markup says of `e` (its tag, role, attributes and names).
-pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
-    if (names.hiding
-        || e.attr_known(L::Hidden).is_some()
-        || e.attr("aria-hidden")
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-        || e.attr_known(L::Style).is_some_and(hides))
-        && !is_collapsed_panel(e)
+pub(crate) fn kind(e: ElementRef<'_>, attrs: &Attrs<'_>, names: &Names) -> Kind {
+    if (names.hiding || attrs.hidden || attrs.aria_hidden || attrs.style.is_some_and(hides))
+        && !is_collapsed_panel(attrs)
     {
         return Kind::Hidden;
     }
@@ -559,7 +597,7 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
     }
     // (Not `tablist`: pages put it on an accordion that holds the
     // answers, and a true tab strip's buttons are boilerplate already.)
-    if let Some(role) = e.attr_known(L::Role)
+    if let Some(role) = attrs.role
         && role.split_ascii_whitespace().any(|r| {
             matches!(
                 r.to_ascii_lowercase().as_str(),
@@ -593,22 +631,21 @@ pub(crate) fn kind(e: ElementRef<'_>, names: &Names) -> Kind {
 /// accordion, a collapsible, a FAQ answer, a toggle, a tab pane). Hidden
 /// until its tab or heading is chosen, it is part of what the page shows
 /// (another language's install steps, the answer to each question).
-fn is_collapsed_panel(e: ElementRef<'_>) -> bool {
-    let role = e.attr_known(L::Role).map(str::trim);
-    let labelled = e.attr("aria-labelledby").is_some();
+fn is_collapsed_panel(attrs: &Attrs<'_>) -> bool {
+    let role = attrs.role.map(str::trim);
+    let labelled = attrs.aria_labelledby;
     match role {
         Some(r) if r.eq_ignore_ascii_case("tabpanel") => return true,
         Some(r) if r.eq_ignore_ascii_case("region") && labelled => return true,
         None if labelled => return true,
         _ => {}
     }
-    e.attr_known(L::Class).is_some_and(|class| {
-        PANEL_WORDS.iter().any(|w| {
-            class
-                .as_bytes()
-                .windows(w.len())
-                .any(|c| c.eq_ignore_ascii_case(w.as_bytes()))
-        })
+    PANEL_WORDS.iter().any(|w| {
+        attrs
+            .class
+            .as_bytes()
+            .windows(w.len())
+            .any(|c| c.eq_ignore_ascii_case(w.as_bytes()))
     })
 }
 
@@ -627,29 +664,44 @@ const PANEL_WORDS: &[&str] = &[
 /// Whether an inline style hides the element (`display: none`,
 /// `visibility: hidden`).
 fn hides(style: &str) -> bool {
-    let squeezed: String = style
-        .chars()
-        .filter(|c| !c.is_ascii_whitespace())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    squeezed.contains("display:none") || squeezed.contains("visibility:hidden")
+    // The declarations, white space left out and ASCII lower-cased, as
+    // they come (no string built: most elements with a style show).
+    let mut squeezed = style
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(|b| b.to_ascii_lowercase());
+    let mut window = [0u8; 17];
+    let mut len = 0;
+    loop {
+        let Some(b) = squeezed.next() else {
+            return false;
+        };
+        if len == window.len() {
+            window.copy_within(1.., 0);
+            len -= 1;
+        }
+        window[len] = b;
+        len += 1;
+        if window[..len].ends_with(b"display:none") || window[..len].ends_with(b"visibility:hidden")
+        {
+            return true;
+        }
+    }
 }
 
 /// Whether `e` is an explicit article container: `article`, `main`, an
 /// `itemprop=articleBody`, or a body container's class or id.
-pub(crate) fn is_container(e: ElementRef<'_>, names: &Names) -> bool {
+pub(crate) fn is_container(e: ElementRef<'_>, attrs: &Attrs<'_>, names: &Names) -> bool {
     if e.is_html(L::Article) || e.is_html(L::Main) {
         return true;
     }
-    if e.attr_known(L::Itemprop).is_some_and(|v| {
+    if attrs.itemprop.is_some_and(|v| {
         v.split_ascii_whitespace()
             .any(|p| p.eq_ignore_ascii_case("articleBody") || p.eq_ignore_ascii_case("text"))
     }) {
         return true;
     }
-    if e.attr_known(L::Role)
-        .is_some_and(|r| r.eq_ignore_ascii_case("main"))
-    {
+    if attrs.role.is_some_and(|r| r.eq_ignore_ascii_case("main")) {
         return true;
     }
     names.is_body_container()
@@ -670,6 +722,16 @@ mod tests {
         assert!(!ValueMatch::of("has-side no-ads").boilerplate_token);
         assert!(!ValueMatch::of("summary-item__dek--extra-spacing").boilerplate_token);
         assert!(ValueMatch::of("summary-extra--wide").boilerplate_token);
+    }
+
+    #[test]
+    fn an_inline_style_hides_with_display_none_or_visibility_hidden() {
+        assert!(hides("display:none"));
+        assert!(hides("color: red; DISPLAY : None !important"));
+        assert!(hides("margin:0;visibility:\thidden"));
+        assert!(!hides("display: block; visibility: visible"));
+        assert!(!hides("display:non"));
+        assert!(!hides(""));
     }
 
     #[test]

@@ -68,7 +68,7 @@ mod typed;
 
 pub use typed::select_for;
 
-use crate::hints::{self, Kind, Names, ValueMatch};
+use crate::hints::{self, Attrs, Kind, Names, ValueMatch};
 use crate::phrases;
 use crate::stats::{Stats, Step, walk};
 
@@ -278,10 +278,11 @@ impl Marks {
             if !e.renders_text_with(VIEW) {
                 return false;
             }
-            let names = Names::of(e, &mut class_match);
+            let attrs = Attrs::of(e);
+            let names = Names::of(&attrs, &mut class_match);
             let i = node.id().index();
-            let container = hints::is_container(e, &names);
-            marks.kind[i] = match hints::kind(e, &names) {
+            let container = hints::is_container(e, &attrs, &names);
+            marks.kind[i] = match hints::kind(e, &attrs, &names) {
                 _ if node == body => Kind::Neutral,
                 // A declared container is not named boilerplate.
                 Kind::Named if container => Kind::Neutral,
