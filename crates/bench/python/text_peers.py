@@ -26,6 +26,10 @@ it does, inside the timing):
                       default; url only resolves links, which plain text does
                       not output, so it changes nothing.
     trafilatura_fast  the same with fast=True (not run unless asked for)
+    rs_trafilatura    rs_trafilatura.extract_bytes(bytes, url=url).main_content
+                      (rs-trafilatura, the PyO3 wrapper of the Rust crate, its
+                      defaults and its own page-type classifier, as
+                      wcxb_peers.py calls it; not run unless asked for)
     resiliparse       extract_plain_text(HTMLTree.parse(bytes_to_str(b,
                       detect_encoding(b))), main_content=True)
     justext           justext.justext(bytes, STOPLIST, 50, 200, 0.1, 0.2, 0.2,
@@ -87,7 +91,7 @@ from importlib.metadata import PackageNotFoundError, version
 MAIN_CONTENT = ["trafilatura", "resiliparse", "justext", "readability",
                 "readability_html", "spinneret"]
 WHOLE_PAGE = ["html_text", "inscriptis", "resiliparse_full", "spinneret_full"]
-OPTIONAL = ["trafilatura_fast"]
+OPTIONAL = ["trafilatura_fast", "rs_trafilatura"]
 DEFAULT = MAIN_CONTENT + WHOLE_PAGE
 
 
@@ -121,6 +125,17 @@ def make_trafilatura(fast):
                            include_tables=True, include_formatting=False)
         return run, package_version("trafilatura")
     return factory
+
+
+def make_rs_trafilatura():
+    try:
+        import rs_trafilatura
+    except ImportError as e:
+        raise Skip(f"rs-trafilatura is not installed ({e})")
+
+    def run(data, url):
+        return rs_trafilatura.extract_bytes(data, url=url).main_content
+    return run, package_version("rs-trafilatura")
 
 
 def make_resiliparse(main_content):
@@ -233,6 +248,7 @@ def make_spinneret(main_content):
 FACTORIES = {
     "trafilatura": make_trafilatura(False),
     "trafilatura_fast": make_trafilatura(True),
+    "rs_trafilatura": make_rs_trafilatura,
     "resiliparse": make_resiliparse(True),
     "justext": make_justext,
     "readability": make_readability(True),

@@ -126,18 +126,11 @@ from text_peers import (  # noqa: E402 -- beside this script
     make_justext,
     make_readability,
     make_resiliparse,
+    make_rs_trafilatura,
     make_spinneret,
     package_version,
     run_pass,
 )
-
-
-def make_rs_trafilatura():
-    import rs_trafilatura
-
-    def run(data, url):
-        return rs_trafilatura.extract_bytes(data, url=url).main_content
-    return run, package_version("rs-trafilatura")
 
 
 def make_trafilatura(favor_recall):

@@ -303,6 +303,28 @@ impl HostParts {
     }
 }
 
+/// The domain crawler-commons' strict `EffectiveTldFinder.getAssignedDomain`
+/// assigns `host` (lower case, punycode, no trailing dot): the label below
+/// its longest public suffix, by the PSL's ICANN section, or by both
+/// sections with `private`; none when the host is a suffix itself, its
+/// suffix is unknown, or a label is empty.
+///
+/// ```
+/// use spinneret_index::cc_columns::assigned_domain;
+/// assert_eq!(assigned_domain("www.bbc.co.uk", false), Some("bbc.co.uk"));
+/// assert_eq!(assigned_domain("a.b.blogspot.com", false), Some("blogspot.com"));
+/// assert_eq!(assigned_domain("a.b.blogspot.com", true), Some("b.blogspot.com"));
+/// assert_eq!(assigned_domain("co.uk", false), None);
+/// ```
+pub fn assigned_domain(host: &str, private: bool) -> Option<&str> {
+    let suffix = if private {
+        known_suffix(host.as_bytes())?
+    } else {
+        icann_suffix(host.as_bytes())?
+    };
+    domain_below(host, suffix)
+}
+
 /// `len` bytes at the end of `host`.
 fn tail(host: &str, len: usize) -> &str {
     &host[host.len() - len..]
