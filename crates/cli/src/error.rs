@@ -147,6 +147,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// Building a web graph failed.
+    #[error("{0}")]
+    Graph(#[from] spinneret_graph::GraphError),
     /// No input given.
     #[error("no input: give WARC/ARC files, `-`, --html FILE --url URL, or --manifest TSV")]
     NoInput,

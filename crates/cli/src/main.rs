@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use spinneret_cli::Error;
 use spinneret_cli::commands::{
-    Cli, Command, canon, canon_eval, check, get, index, links, text, tree,
+    Cli, Command, canon, canon_eval, check, get, graph, index, links, text, tree,
 };
 
 /// mimalloc instead of the system allocator: the pipeline allocates and
@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::exec(args),
         Command::Text(args) => text::exec(args),
         Command::Get(args) => get::exec(args),
+        Command::Graph(args) => graph::exec(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -342,6 +342,7 @@ fn every_subcommand_has_its_room() {
         "canon_eval",
         "check",
         "get",
+        "graph",
         "index",
         "links",
         "text",

@@ -18,6 +18,7 @@ pub mod canon;
 pub mod canon_eval;
 pub mod check;
 pub mod get;
+pub mod graph;
 pub mod index;
 pub mod links;
 pub mod text;
@@ -74,6 +75,11 @@ pub enum Command {
     /// Fetch the records an index names (CDXJ or CDX lines), each by its
     /// byte range, into one WARC file: each record's gzip member verbatim.
     Get(get::GetArgs),
+    /// The host-level web graph of WARC/ARC files (or of host pairs) as
+    /// Common Crawl publishes it: host names normalized and reversed,
+    /// vertices numbered in byte order, edges sorted numerically, within a
+    /// memory budget; with `--domain`, the domain graph too.
+    Graph(graph::GraphArgs),
 }
 
 impl Command {
@@ -89,6 +95,7 @@ impl Command {
             Command::Check(_) => "check",
             Command::Text(_) => "text",
             Command::Get(_) => "get",
+            Command::Graph(_) => "graph",
         }
     }
 }

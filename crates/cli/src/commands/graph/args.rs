@@ -1,0 +1,130 @@
+//! The flags of `spinneret graph`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use spinneret_graph::Aggregation;
+
+use crate::flags::{Threads, parse_size};
+use crate::inputs::InputArgs;
+
+/// How hosts fold into domains (`--aggregation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AggregationArg {
+    /// The registered domain by the Public Suffix List's ICANN section.
+    RegisteredDomain,
+    /// The domain by both of the PSL's sections (`github.io` is a suffix).
+    PrivateDomain,
+    /// The host less a leading `www.`.
+    HostWithoutWww,
+}
+
+impl From<AggregationArg> for Aggregation {
+    fn from(a: AggregationArg) -> Aggregation {
+        match a {
+            AggregationArg::RegisteredDomain => Aggregation::RegisteredDomain,
+            AggregationArg::PrivateDomain => Aggregation::PrivateDomain,
+            AggregationArg::HostWithoutWww => Aggregation::HostWithoutWww,
+        }
+    }
+}
+
+/// `spinneret graph`: the host-level web graph of crawl files (or of host
+/// pairs), numbered, sorted and written as Common Crawl publishes it, and
+/// its domain-level graph.
+///
+/// Writes into `-o DIR`: `host/vertices.txt.gz` (`id<TAB>reversed host`,
+/// in byte order) and `host/edges.txt.gz` (`from<TAB>to`, sorted
+/// numerically); with `--domain`, `domain/vertices.txt.gz` (`id<TAB>reversed
+/// domain<TAB>hosts`) and `domain/edges.txt.gz`.
+#[derive(Debug, Clone, Args)]
+pub struct GraphArgs {
+    /// The crawl files (WARC/ARC, plain, gzip or zstd; folders, `-`, a
+    /// manifest).
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Host pairs instead of (or besides) crawl files: text files, plain or
+    /// gzip, of `source<TAB>target` reversed host names per line, as
+    /// Common Crawl's first Spark step (`hostlinks_extract`) writes them.
+    /// Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub pairs: Vec<PathBuf>,
+
+    /// The output folder (created; files in it are replaced).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+
+    /// Also fold the host graph into the domain graph.
+    #[arg(long)]
+    pub domain: bool,
+
+    /// How hosts fold into domains.
+    #[arg(long, value_enum, default_value_t = AggregationArg::RegisteredDomain)]
+    pub aggregation: AggregationArg,
+
+    /// A host the PSL gives no domain (`gov.uk`) is its own domain instead
+    /// of being dropped (Common Crawl's setting since 2022).
+    #[arg(long)]
+    pub multipart_suffixes_as_domains: bool,
+
+    /// Drop a leading `www.` from host names, as Common Crawl's graphs did
+    /// until 2025 (since 2026 they keep it, and so does spinneret by
+    /// default).
+    #[arg(long)]
+    pub strip_www: bool,
+
+    /// Keep host names whatever their top-level domain (by default only
+    /// those IANA delegates are vertices, as in Common Crawl's graphs).
+    #[arg(long)]
+    pub any_tld: bool,
+
+    /// The memory the sorts may hold (the vertex table comes on top: the
+    /// names' bytes and 8 bytes a host).
+    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size)]
+    pub memory: u64,
+
+    /// Where the sorts spill (default: the system's temporary folder).
+    #[arg(long, value_name = "DIR")]
+    pub temp_dir: Option<PathBuf>,
+
+    /// Write the run's statistics as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+
+    /// `--threads`.
+    #[command(flatten)]
+    pub workers: Threads,
+
+    /// Records larger than this are reported and skipped.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_size)]
+    pub max_record_size: u64,
+
+    /// Records per batch handed to the workers.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: u64,
+
+    /// Stop at the first bad record or unreadable input (exit code 2).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<GraphArgs, clap::Error> {
+        crate::flags::parse_flags("graph", args)
+    }
+
+    #[test]
+    fn defaults() {
+        let a = parse(&["x.warc.gz", "-o", "out"]).unwrap();
+        assert_eq!(a.input.inputs, ["x.warc.gz"]);
+        assert_eq!(a.output, PathBuf::from("out"));
+        assert_eq!(a.aggregation, AggregationArg::RegisteredDomain);
+        assert!(!a.domain && !a.strip_www && !a.any_tld && !a.multipart_suffixes_as_domains);
+        assert_eq!(a.memory, 1 << 30);
+        assert!(parse(&["x.warc.gz"]).is_err(), "-o is required");
+    }
+}
