@@ -47,6 +47,11 @@ impl GzLines {
         self.out.write_all(&self.line)
     }
 
+    /// The gzip stream, for free-form lines (a ranks file).
+    pub fn writer(&mut self) -> &mut dyn Write {
+        &mut self.out
+    }
+
     /// An edge line: `from<TAB>to`.
     pub fn edge(&mut self, from: u64, to: u64) -> io::Result<()> {
         self.line.clear();
@@ -96,6 +101,18 @@ fn lines(path: &Path) -> io::Result<io::Split<Box<dyn BufRead>>> {
 pub fn read_vertices(
     path: &Path,
 ) -> io::Result<impl Iterator<Item = Result<(u64, String), GraphError>>> {
+    Ok(read_vertices_with_hosts(path)?.map(|v| v.map(|(id, name, _)| (id, name))))
+}
+
+/// A vertex line: its id, its reversed name, and its number of hosts
+/// when the file has a third column.
+pub type Vertex = (u64, String, Option<u64>);
+
+/// The vertices of a vertex file with their third column when it has one
+/// (a domain's number of hosts): `(id, name, hosts)`.
+pub fn read_vertices_with_hosts(
+    path: &Path,
+) -> io::Result<impl Iterator<Item = Result<Vertex, GraphError>>> {
     let file = path.display().to_string();
     let mut number = 0u64;
     Ok(lines(path)?.filter_map(move |line| {
@@ -116,9 +133,15 @@ pub fn read_vertices(
         let mut cols = line.split(|&b| b == b'\t');
         let id = cols.next().and_then(parse_u64);
         let name = cols.next().and_then(|n| std::str::from_utf8(n).ok());
-        Some(match (id, name) {
-            (Some(id), Some(name)) if !name.is_empty() => Ok((id, name.to_owned())),
-            _ => Err(bad("not id<TAB>name")),
+        let hosts = match cols.next() {
+            None => Ok(None),
+            Some(n) => parse_u64(n).map(Some).ok_or(()),
+        };
+        Some(match (id, name, hosts) {
+            (Some(id), Some(name), Ok(hosts)) if !name.is_empty() => {
+                Ok((id, name.to_owned(), hosts))
+            }
+            _ => Err(bad("not id<TAB>name[<TAB>hosts]")),
         })
     }))
 }

@@ -15,7 +15,11 @@
 //!    Public Suffix List (`HostToDomainGraph`);
 //! 4. [`files`] reads and writes Common Crawl's text formats
 //!    (`vertices.txt.gz`: `id<TAB>name[<TAB>hosts]`, `edges.txt.gz`:
-//!    `from<TAB>to`).
+//!    `from<TAB>to`);
+//! 5. with the `webgraph` feature, `ranks` compresses the graph and its
+//!    transpose into BVGraph files Java WebGraph reads and computes
+//!    PageRank and harmonic centrality (webgraph-rs), and writes the ranks
+//!    file.
 //!
 //! Where spinneret's browser-exact URL parsing finds a different host than
 //! Python's `urlparse` would (`http:/example.com`, a backslash, a tab in
@@ -31,6 +35,8 @@ mod build;
 mod domain;
 pub mod files;
 mod host;
+#[cfg(feature = "webgraph")]
+pub mod ranks;
 
 pub use build::{BuildOptions, BuildStats, HostGraphBuilder};
 pub use domain::{Aggregation, DomainOptions, FoldStats, domain_of, fold_domains};
@@ -56,6 +62,12 @@ pub enum GraphError {
     /// increasing).
     #[error("vertices out of order: {0}")]
     VertexOrder(String),
+    /// Edges not strictly increasing, or an end that is not a vertex.
+    #[error("edges out of order: {0}")]
+    EdgeOrder(String),
+    /// webgraph-rs failed (compressing, ranking).
+    #[error("webgraph: {0}")]
+    WebGraph(String),
     /// A line of a vertex or edge file that is not `id<TAB>…`.
     #[error("{file}: line {line}: {what}")]
     Format {

@@ -35,8 +35,11 @@ impl From<AggregationArg> for Aggregation {
 ///
 /// Writes into `-o DIR`: `host/vertices.txt.gz` (`id<TAB>reversed host`,
 /// in byte order) and `host/edges.txt.gz` (`from<TAB>to`, sorted
-/// numerically); with `--domain`, `domain/vertices.txt.gz` (`id<TAB>reversed
-/// domain<TAB>hosts`) and `domain/edges.txt.gz`.
+/// numerically); the BVGraph `host/graph.{graph,offsets,properties}` and
+/// its transpose `host/graph-t.*` (Java WebGraph reads them), `host/ranks.txt.gz`
+/// (harmonic centrality and PageRank) and
+/// `host/outdegrees-indegrees.txt.gz`; with `--domain`, the same in
+/// `domain/`, whose vertices have a third column (hosts per domain).
 #[derive(Debug, Clone, Args)]
 pub struct GraphArgs {
     /// The crawl files (WARC/ARC, plain, gzip or zstd; folders, `-`, a
@@ -78,6 +81,21 @@ pub struct GraphArgs {
     /// those IANA delegates are vertices, as in Common Crawl's graphs).
     #[arg(long)]
     pub any_tld: bool,
+
+    /// Write the text files only: no BVGraph, no ranks (without the
+    /// `webgraph` feature, the only way).
+    #[arg(long)]
+    pub no_ranks: bool,
+
+    /// HyperBall's registers a counter, as a power of two (Common Crawl:
+    /// 10 for host graphs, 12 for domain graphs): each harmonic
+    /// centrality's relative standard deviation is about 1.04/√(2^N).
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(4..=18))]
+    pub log2m: u32,
+
+    /// PageRank's damping factor.
+    #[arg(long, value_name = "ALPHA", default_value_t = 0.85)]
+    pub alpha: f64,
 
     /// The memory the sorts may hold (the vertex table comes on top: the
     /// names' bytes and 8 bytes a host).

@@ -87,6 +87,8 @@ pub struct BuildCounts {
     pub spilled_runs: u64,
     /// Bytes the vertex table held.
     pub vertex_table_bytes: u64,
+    /// Whether the BVGraph and the ranks were written.
+    pub ranked: bool,
 }
 
 impl From<BuildStats> for BuildCounts {
@@ -99,6 +101,7 @@ impl From<BuildStats> for BuildCounts {
             invalid_names: s.invalid_names,
             spilled_runs: s.pair_sort.runs + s.name_sort.runs,
             vertex_table_bytes: s.vertex_table_bytes,
+            ranked: false,
         }
     }
 }
@@ -112,6 +115,8 @@ pub struct FoldCounts {
     pub edges: u64,
     /// Hosts with no domain (dropped).
     pub hosts_without_domain: u64,
+    /// Whether the BVGraph and the ranks were written.
+    pub ranked: bool,
 }
 
 impl From<FoldStats> for FoldCounts {
@@ -120,6 +125,7 @@ impl From<FoldStats> for FoldCounts {
             vertices: s.domains,
             edges: s.edges,
             hosts_without_domain: s.hosts_without_domain,
+            ranked: false,
         }
     }
 }
@@ -268,6 +274,9 @@ fn write_graph(
     vertices.finish().map_err(Error::Output)?;
     edges.finish().map_err(Error::Output)?;
     stats.host = built.into();
+    if !args.no_ranks {
+        stats.host.ranked = rank(args, &host_dir)?;
+    }
     if !args.domain {
         return Ok(());
     }
@@ -295,8 +304,52 @@ fn write_graph(
     )?;
     dv.finish().map_err(Error::Output)?;
     de.finish().map_err(Error::Output)?;
-    stats.domain = Some(folded.into());
+    let mut folded: FoldCounts = folded.into();
+    if !args.no_ranks {
+        folded.ranked = rank(args, &domain_dir)?;
+    }
+    stats.domain = Some(folded);
     Ok(())
+}
+
+/// The BVGraph of the graph in `dir` (its `vertices.txt.gz` and
+/// `edges.txt.gz`), its transpose, its ranks and degrees: whether they were
+/// written (not without the `webgraph` feature).
+#[cfg(feature = "webgraph")]
+fn rank(args: &GraphArgs, dir: &Path) -> Result<bool, Error> {
+    use spinneret_graph::ranks::{self, RankOptions};
+    let vertices_path = dir.join("vertices.txt.gz");
+    let edges_path = dir.join("edges.txt.gz");
+    let mut names = Vec::new();
+    for v in files::read_vertices_with_hosts(&vertices_path)
+        .map_err(|e| input_error(&vertices_path, e))?
+    {
+        let (_, name, hosts) = v?;
+        names.push((name, hosts));
+    }
+    let mut edges = files::read_edges(&edges_path).map_err(|e| input_error(&edges_path, e))?;
+    let options = RankOptions {
+        alpha: args.alpha,
+        log2m: args.log2m,
+        ..RankOptions::default()
+    };
+    let ranked =
+        ranks::compress_and_rank(&dir.join("graph"), names.len() as u64, &mut edges, &options)?;
+    let ranks_path = dir.join("ranks.txt.gz");
+    let mut out = GzLines::create(&ranks_path).map_err(|e| create_error(&ranks_path, e))?;
+    ranks::write_ranks(out.writer(), &ranked, &names).map_err(Error::Output)?;
+    out.finish().map_err(Error::Output)?;
+    let degrees_path = dir.join("outdegrees-indegrees.txt.gz");
+    let mut out = GzLines::create(&degrees_path).map_err(|e| create_error(&degrees_path, e))?;
+    ranks::write_degrees(out.writer(), &ranked, &names).map_err(Error::Output)?;
+    out.finish().map_err(Error::Output)?;
+    Ok(true)
+}
+
+/// Without the `webgraph` feature: the text files only.
+#[cfg(not(feature = "webgraph"))]
+fn rank(_args: &GraphArgs, _dir: &Path) -> Result<bool, Error> {
+    Ok(false)
 }
 
 fn create_dir(dir: &Path) -> Result<(), Error> {
