@@ -183,6 +183,21 @@ def test_pairs_files_build_the_same_graph(spinneret_bin, warcs, tmp_path):
     run_cli(spinneret_bin, ["graph", "--pairs", str(pairs_file), "-o", str(tmp_path / "p")])
     for f in ["host/vertices.txt.gz", "host/edges.txt.gz"]:
         assert lines(tmp_path / "w" / f) == lines(tmp_path / "p" / f), f
+    # The same pairs as Parquet, as cc-pyspark's step writes them (columns
+    # s and t, zstd), plus a row that is not a host name (reported, skipped).
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    s, t = zip(*(p.split("\t") for p in pairs))
+    table = pa.table({"s": list(s) + ["com.Example"], "t": list(t) + ["com.example"]})
+    parquet_file = tmp_path / "pairs.parquet"
+    pq.write_table(table, parquet_file, compression="zstd")
+    done = subprocess.run([spinneret_bin, "graph", "--no-ranks", "--pairs", str(parquet_file), "-o", str(tmp_path / "q")],
+                          capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert f"{parquet_file}: row {len(pairs) + 1}".encode() in done.stderr
+    for f in ["host/vertices.txt.gz", "host/edges.txt.gz"]:
+        assert lines(tmp_path / "w" / f) == lines(tmp_path / "q" / f), f
 
 
 def test_no_input_is_an_error(spinneret_bin, tmp_path):

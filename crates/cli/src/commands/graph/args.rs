@@ -47,9 +47,10 @@ pub struct GraphArgs {
     #[command(flatten)]
     pub input: InputArgs,
 
-    /// Host pairs instead of (or besides) crawl files: text files, plain or
-    /// gzip, of `source<TAB>target` reversed host names per line, as
-    /// Common Crawl's first Spark step (`hostlinks_extract`) writes them.
+    /// Host pairs instead of (or besides) crawl files, as Common Crawl's
+    /// first Spark step (`hostlinks_extract`) writes them: Parquet with
+    /// columns `s` and `t` (or `from_host` and `to_host`), or text, plain
+    /// or gzip, of `source<TAB>target` reversed host names per line.
     /// Repeatable.
     #[arg(long, value_name = "FILE")]
     pub pairs: Vec<PathBuf>,

@@ -5,7 +5,8 @@
 //! (`host/vertices.txt.gz`, `host/edges.txt.gz`), and with `--domain` the
 //! host graph is read back and folded into `domain/`.
 //!
-//! Files: [`args`] (the flags), [`job`] (an item to its pairs).
+//! Files: [`args`] (the flags), [`job`] (an item to its pairs), [`pairs`]
+//! (`--pairs` files, text or Parquet).
 //!
 //! Stops: a bad record is reported on the diagnostic stream (`file: offset
 //! N: what`) and counted; an input that cannot be read is reported,
@@ -17,12 +18,12 @@
 
 pub mod args;
 pub mod job;
+pub mod pairs;
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use flate2::read::MultiGzDecoder;
 use serde::Serialize;
 use spinneret_graph::files::{self, GzLines};
 use spinneret_graph::{
@@ -235,7 +236,9 @@ pub fn run(args: &GraphArgs, diag: &mut dyn Write, progress: bool) -> Result<Run
         status = driven.status;
     }
     for path in &args.pairs {
-        read_pairs(path, &mut builder, &mut stats, diag)?;
+        let counts = pairs::read_pairs(path, &mut builder, diag)?;
+        stats.pair_lines += counts.pairs;
+        stats.bad_pair_lines += counts.bad;
     }
     if status == Status::Strict {
         stats.stopped = status.stopped();
@@ -368,53 +371,6 @@ fn input_error(path: &Path, source: io::Error) -> Error {
         path: path.display().to_string(),
         source,
     }
-}
-
-/// The pairs of a `--pairs` file: `source<TAB>target` reversed host names
-/// per line (plain or gzip); a line that is not two host names is
-/// reported and counted.
-fn read_pairs(
-    path: &Path,
-    builder: &mut HostGraphBuilder,
-    stats: &mut Stats,
-    diag: &mut dyn Write,
-) -> Result<(), Error> {
-    let input_error = |source: io::Error| input_error(path, source);
-    let mut file =
-        BufReader::with_capacity(1 << 16, std::fs::File::open(path).map_err(input_error)?);
-    let gzip = file
-        .fill_buf()
-        .map_err(input_error)?
-        .starts_with(&[0x1f, 0x8b]);
-    let reader: Box<dyn BufRead> = if gzip {
-        Box::new(BufReader::with_capacity(1 << 16, MultiGzDecoder::new(file)))
-    } else {
-        Box::new(file)
-    };
-    for (number, line) in reader.lines().enumerate() {
-        let line = line.map_err(input_error)?;
-        let line = line.trim_end_matches('\r');
-        if line.is_empty() {
-            continue;
-        }
-        let pushed = match line.split_once('\t') {
-            Some((s, t)) if !t.contains('\t') => builder.add_pair(s, t).map_err(|e| e.to_string()),
-            _ => Err("not source<TAB>target".to_owned()),
-        };
-        match pushed {
-            Ok(()) => stats.pair_lines += 1,
-            Err(why) => {
-                stats.bad_pair_lines += 1;
-                let _ = writeln!(
-                    diag,
-                    "spinneret: bad pair: {}: line {}: {why}",
-                    path.display(),
-                    number + 1
-                );
-            }
-        }
-    }
-    Ok(())
 }
 
 fn summary(stats: &Stats) -> String {
