@@ -24,6 +24,22 @@ use std::io;
 use crate::error::Error;
 pub use crate::error::ParquetOutError;
 
+/// A string cell of an Arrow column read from Parquet (`Utf8`,
+/// `LargeUtf8` or `Utf8View`); `None` for a null or another type.
+pub fn string_cell(a: &dyn arrow_array::Array, row: usize) -> Option<String> {
+    use arrow_array::cast::AsArray;
+    use arrow_schema::DataType;
+    if a.is_null(row) {
+        return None;
+    }
+    match a.data_type() {
+        DataType::Utf8 => Some(a.as_string::<i32>().value(row).to_owned()),
+        DataType::LargeUtf8 => Some(a.as_string::<i64>().value(row).to_owned()),
+        DataType::Utf8View => Some(a.as_string_view().value(row).to_owned()),
+        _ => None,
+    }
+}
+
 /// Rows per row group: about 10–20 MB of links before compression, so a
 /// reader can skip and parallelize over a crawl's file, and the writer
 /// holds one row group at a time.

@@ -13,6 +13,8 @@ use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use spinneret_index::fetch::Location;
 
+use crate::columnar::string_cell;
+
 /// Whether `name` is read as Parquet rows (by its extension).
 pub fn is_parquet(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".parquet")
@@ -44,7 +46,7 @@ pub fn read_rows(
         for row in 0..batch.num_rows() {
             let located = (|| {
                 Ok(Location {
-                    filename: text(filename.as_ref(), row).ok_or("no filename")?,
+                    filename: string_cell(filename.as_ref(), row).ok_or("no filename")?,
                     offset: number(offset.as_ref(), row).ok_or("no offset")?,
                     length: number(length.as_ref(), row).ok_or("no length")?,
                 })
@@ -57,19 +59,6 @@ pub fn read_rows(
     Ok(())
 }
 
-/// A string cell.
-fn text(a: &dyn Array, row: usize) -> Option<String> {
-    if a.is_null(row) {
-        return None;
-    }
-    match a.data_type() {
-        DataType::Utf8 => Some(a.as_string::<i32>().value(row).to_owned()),
-        DataType::LargeUtf8 => Some(a.as_string::<i64>().value(row).to_owned()),
-        DataType::Utf8View => Some(a.as_string_view().value(row).to_owned()),
-        _ => None,
-    }
-}
-
 /// A non-negative integer cell (or its decimal text).
 fn number(a: &dyn Array, row: usize) -> Option<u64> {
     if a.is_null(row) {
@@ -80,6 +69,6 @@ fn number(a: &dyn Array, row: usize) -> Option<u64> {
         DataType::Int32 => u64::try_from(a.as_primitive::<Int32Type>().value(row)).ok(),
         DataType::UInt64 => Some(a.as_primitive::<UInt64Type>().value(row)),
         DataType::UInt32 => Some(u64::from(a.as_primitive::<UInt32Type>().value(row))),
-        _ => text(a, row)?.trim().parse().ok(),
+        _ => string_cell(a, row)?.trim().parse().ok(),
     }
 }

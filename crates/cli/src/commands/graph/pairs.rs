@@ -92,10 +92,9 @@ pub fn read_pairs(
 /// The pairs of a Parquet file, row by row.
 #[cfg(feature = "parquet")]
 fn parquet_pairs(path: &Path, add: &mut AddPair<'_>) -> Result<(), Error> {
-    use arrow_array::Array;
-    use arrow_array::cast::AsArray;
-    use arrow_schema::DataType;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    use crate::columnar::string_cell;
 
     let bad = |what: String| Error::Input {
         path: path.display().to_string(),
@@ -107,17 +106,6 @@ fn parquet_pairs(path: &Path, add: &mut AddPair<'_>) -> Result<(), Error> {
         .with_batch_size(8192)
         .build()
         .map_err(|e| bad(e.to_string()))?;
-    let cell = |a: &dyn Array, row: usize| -> Option<String> {
-        if a.is_null(row) {
-            return None;
-        }
-        match a.data_type() {
-            DataType::Utf8 => Some(a.as_string::<i32>().value(row).to_owned()),
-            DataType::LargeUtf8 => Some(a.as_string::<i64>().value(row).to_owned()),
-            DataType::Utf8View => Some(a.as_string_view().value(row).to_owned()),
-            _ => None,
-        }
-    };
     let mut row_number = 0u64;
     for batch in reader {
         let batch = batch.map_err(|e| bad(e.to_string()))?;
@@ -129,7 +117,7 @@ fn parquet_pairs(path: &Path, add: &mut AddPair<'_>) -> Result<(), Error> {
             })?;
         for row in 0..batch.num_rows() {
             row_number += 1;
-            let (a, b) = (cell(s.as_ref(), row), cell(t.as_ref(), row));
+            let (a, b) = (string_cell(s.as_ref(), row), string_cell(t.as_ref(), row));
             add(&format!("row {row_number}"), a.as_deref(), b.as_deref());
         }
     }
