@@ -113,41 +113,36 @@ pub type Vertex = (u64, String, Option<u64>);
 pub fn read_vertices_with_hosts(
     path: &Path,
 ) -> io::Result<impl Iterator<Item = Result<Vertex, GraphError>>> {
-    let file = path.display().to_string();
-    let mut number = 0u64;
-    Ok(lines(path)?.filter_map(move |line| {
-        number += 1;
-        let line = match line {
-            Ok(l) => l,
-            Err(e) => return Some(Err(GraphError::Io(e))),
-        };
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
-        if line.is_empty() {
-            return None;
-        }
-        let bad = |what: &str| GraphError::Format {
-            file: file.clone(),
-            line: number,
-            what: what.to_owned(),
-        };
+    parsed_lines(path, "not id<TAB>name[<TAB>hosts]", |line| {
         let mut cols = line.split(|&b| b == b'\t');
-        let id = cols.next().and_then(parse_u64);
-        let name = cols.next().and_then(|n| std::str::from_utf8(n).ok());
+        let id = cols.next().and_then(parse_u64)?;
+        let name = cols.next().and_then(|n| std::str::from_utf8(n).ok())?;
         let hosts = match cols.next() {
-            None => Ok(None),
-            Some(n) => parse_u64(n).map(Some).ok_or(()),
+            None => None,
+            Some(n) => Some(parse_u64(n)?),
         };
-        Some(match (id, name, hosts) {
-            (Some(id), Some(name), Ok(hosts)) if !name.is_empty() => {
-                Ok((id, name.to_owned(), hosts))
-            }
-            _ => Err(bad("not id<TAB>name[<TAB>hosts]")),
-        })
-    }))
+        (!name.is_empty()).then(|| (id, name.to_owned(), hosts))
+    })
 }
 
 /// The edges of an edge file: `(from, to)`.
 pub fn read_edges(path: &Path) -> io::Result<impl Iterator<Item = Result<(u64, u64), GraphError>>> {
+    parsed_lines(path, "not from<TAB>to", |line| {
+        let mut cols = line.split(|&b| b == b'\t');
+        let from = cols.next().and_then(parse_u64)?;
+        let to = cols.next().and_then(parse_u64)?;
+        cols.next().is_none().then_some((from, to))
+    })
+}
+
+/// Each non-empty line of `path` (a trailing CR dropped) through `parse`;
+/// a line it refuses is a [`GraphError::Format`] saying `what`, with the
+/// file and the line's number.
+fn parsed_lines<T>(
+    path: &Path,
+    what: &'static str,
+    parse: impl Fn(&[u8]) -> Option<T>,
+) -> io::Result<impl Iterator<Item = Result<T, GraphError>>> {
     let file = path.display().to_string();
     let mut number = 0u64;
     Ok(lines(path)?.filter_map(move |line| {
@@ -160,17 +155,11 @@ pub fn read_edges(path: &Path) -> io::Result<impl Iterator<Item = Result<(u64, u
         if line.is_empty() {
             return None;
         }
-        let mut cols = line.split(|&b| b == b'\t');
-        let from = cols.next().and_then(parse_u64);
-        let to = cols.next().and_then(parse_u64);
-        Some(match (from, to, cols.next()) {
-            (Some(a), Some(b), None) => Ok((a, b)),
-            _ => Err(GraphError::Format {
-                file: file.clone(),
-                line: number,
-                what: "not from<TAB>to".to_owned(),
-            }),
-        })
+        Some(parse(line).ok_or_else(|| GraphError::Format {
+            file: file.clone(),
+            line: number,
+            what: what.to_owned(),
+        }))
     }))
 }
 
