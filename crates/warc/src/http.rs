@@ -57,7 +57,7 @@ fn next_line(block: &[u8], from: usize) -> Option<(&[u8], usize)> {
 
 /// Parses header lines from `from` to the first empty line; returns the
 /// fields and the offset after the empty line (or the end of `block`).
-pub(crate) fn parse_fields(block: &[u8], mut from: usize) -> (Vec<(String, String)>, usize) {
+pub fn parse_fields(block: &[u8], mut from: usize) -> (Vec<(String, String)>, usize) {
     let mut fields: Vec<(String, String)> = Vec::new();
     while let Some((line, next)) = next_line(block, from) {
         from = next;

@@ -70,7 +70,7 @@ mod tests;
 use std::collections::HashMap;
 use std::fmt;
 
-pub use digest::{Algorithm, Encoding, Labelled};
+pub use digest::{Algorithm, Encoding, Labelled, encode};
 pub use head::HttpSyntax;
 
 use crate::error::RecordError;

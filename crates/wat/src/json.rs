@@ -1,0 +1,235 @@
+//! The JSON tree of a WAT record, kept in insertion order, and its
+//! serialization.
+//!
+//! Common Crawl's generator builds its JSON with an insertion-ordered
+//! object type and *accumulates* a key given twice: the second value turns
+//! the first into an array (`MetaData.accumulate` in ia-web-commons), which
+//! is how a repeated HTTP or WARC header becomes `"Set-Cookie":["…","…"]`.
+//! [`Object::accumulate`] does the same; [`Object::put`] replaces.
+//!
+//! Invariant: [`Value::write`] gives RFC 8259 JSON for any tree — every
+//! string is escaped (quotes, backslashes, control characters), so no
+//! header value or page text can break the record's JSON.
+
+use std::fmt::Write as _;
+
+/// A JSON value. Numbers are not needed: the WAT writes them as strings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A string.
+    Str(String),
+    /// `true` or `false`.
+    Bool(bool),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object.
+    Object(Object),
+}
+
+/// A JSON object whose keys keep the order they were first given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Object {
+    entries: Vec<(String, Value)>,
+}
+
+impl Object {
+    /// An empty object.
+    pub fn new() -> Object {
+        Object::default()
+    }
+
+    /// Whether the object has no keys.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Sets `key` to `value`, in the place the key first had.
+    pub fn put(&mut self, key: &str, value: impl Into<Value>) {
+        let value = value.into();
+        match self.entries.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value,
+            None => self.entries.push((key.to_owned(), value)),
+        }
+    }
+
+    /// Sets `key` to `value` when `value` is some.
+    pub fn put_opt(&mut self, key: &str, value: Option<impl Into<Value>>) {
+        if let Some(v) = value {
+            self.put(key, v);
+        }
+    }
+
+    /// Adds `value` under `key`: a new key is set; a key given before
+    /// becomes an array of its values, in order.
+    pub fn accumulate(&mut self, key: &str, value: impl Into<Value>) {
+        let value = value.into();
+        match self.entries.iter_mut().find(|(k, _)| k == key) {
+            None => self.entries.push((key.to_owned(), value)),
+            Some((_, Value::Array(values))) => values.push(value),
+            Some((_, old)) => {
+                let first = std::mem::replace(old, Value::Bool(false));
+                *old = Value::Array(vec![first, value]);
+            }
+        }
+    }
+
+    /// Removes `key`.
+    pub fn remove(&mut self, key: &str) {
+        self.entries.retain(|(k, _)| k != key);
+    }
+
+    /// Appends `value` to the array at `key` (made when missing).
+    pub fn push_to(&mut self, key: &str, value: impl Into<Value>) {
+        let value = value.into();
+        if let Some((_, Value::Array(values))) = self.entries.iter_mut().find(|(k, _)| k == key) {
+            values.push(value);
+        } else {
+            self.put(key, Value::Array(vec![value]));
+        }
+    }
+
+    /// The entries, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::Str(s)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::Str(s.to_owned())
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl From<Object> for Value {
+    fn from(o: Object) -> Value {
+        Value::Object(o)
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    fn from(a: Vec<Value>) -> Value {
+        Value::Array(a)
+    }
+}
+
+impl Value {
+    /// Appends the value's JSON (no whitespace) to `out`.
+    pub fn write(&self, out: &mut String) {
+        match self {
+            Value::Str(s) => write_str(s, out),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Array(values) => {
+                out.push('[');
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.write(out);
+                }
+                out.push(']');
+            }
+            Value::Object(o) => o.write(out),
+        }
+    }
+}
+
+impl Object {
+    /// Appends the object's JSON (no whitespace) to `out`.
+    pub fn write(&self, out: &mut String) {
+        out.push('{');
+        for (i, (k, v)) in self.entries.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_str(k, out);
+            out.push(':');
+            v.write(out);
+        }
+        out.push('}');
+    }
+}
+
+/// `s` as a JSON string: `"` and `\` escaped, control characters as
+/// their short escapes or `\u00XX`; everything else as is (UTF-8).
+fn write_str(s: &str, out: &mut String) {
+    out.push('"');
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&s[from..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(escape);
+        }
+        from = i + 1;
+    }
+    out.push_str(&s[from..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accumulate_turns_a_repeated_key_into_an_array() {
+        let mut o = Object::new();
+        o.accumulate("Set-Cookie", "a=1");
+        o.accumulate("Server", "x");
+        o.accumulate("Set-Cookie", "b=2");
+        o.accumulate("Set-Cookie", "c=3");
+        let mut s = String::new();
+        o.write(&mut s);
+        assert_eq!(s, r#"{"Set-Cookie":["a=1","b=2","c=3"],"Server":"x"}"#);
+    }
+
+    #[test]
+    fn strings_are_escaped() {
+        let mut s = String::new();
+        Value::from("a\"b\\c\nd\u{1}e\u{7f}é").write(&mut s);
+        assert_eq!(s, "\"a\\\"b\\\\c\\nd\\u0001e\u{7f}é\"");
+        let back: String = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, "a\"b\\c\nd\u{1}e\u{7f}é");
+    }
+
+    #[test]
+    fn put_keeps_the_first_place() {
+        let mut o = Object::new();
+        o.put("a", "1");
+        o.put("b", true);
+        o.put("a", "2");
+        o.push_to("c", "x");
+        o.push_to("c", "y");
+        let mut s = String::new();
+        o.write(&mut s);
+        assert_eq!(s, r#"{"a":"2","b":true,"c":["x","y"]}"#);
+    }
+}
