@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use spinneret_cli::Error;
 use spinneret_cli::commands::{
-    Cli, Command, canon, canon_eval, check, get, graph, index, links, text, tree,
+    Cli, Command, canon, canon_eval, check, get, graph, index, links, text, tree, wat,
 };
 
 /// mimalloc instead of the system allocator: the pipeline allocates and
@@ -36,6 +36,7 @@ fn main() -> ExitCode {
         Command::Text(args) => text::exec(args),
         Command::Get(args) => get::exec(args),
         Command::Graph(args) => graph::exec(args),
+        Command::Wat(args) => wat::exec(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

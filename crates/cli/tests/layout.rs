@@ -347,6 +347,7 @@ fn every_subcommand_has_its_room() {
         "links",
         "text",
         "tree",
+        "wat",
     ];
     assert_eq!(rooms, want.iter().map(|s| s.to_string()).collect());
 }

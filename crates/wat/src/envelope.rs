@@ -284,7 +284,10 @@ fn request(block: &[u8]) -> Object {
 /// `HTTP-Response-Metadata` of a response or revisit block.
 fn response(record: &Record, block: &[u8]) -> Object {
     let mut o = Object::new();
-    let Ok((http, body)) = parse_response(block) else {
+    let Some((http, body)) = parse_response(block)
+        .ok()
+        .or_else(|| lenient_response(block))
+    else {
         // Not an HTTP response (an empty revisit block): what the fork
         // writes for one.
         let mut msg = Object::new();
@@ -331,6 +334,29 @@ fn response(record: &Record, block: &[u8]) -> Object {
     }
     entity_keys(&mut o, entity, (rest.len() - entity.len()) as u64);
     o
+}
+
+/// A response head whose status line the HTTP parser refuses but which
+/// still has a version, a three-digit status and a reason (`HTTPX/1.1 200
+/// OK`, which browsers and warcio read): the fork reads its status and
+/// headers too.
+fn lenient_response(block: &[u8]) -> Option<(spinneret_warc::Http, usize)> {
+    let line_end = block.iter().position(|&b| b == b'\n')?;
+    let line = String::from_utf8_lossy(&block[..line_end]);
+    let mut parts = line.trim_end_matches('\r').splitn(3, ' ');
+    let version = parts.next()?.to_owned();
+    let code = parts.next()?;
+    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (headers, body) = parse_fields(block, line_end + 1);
+    let http = spinneret_warc::Http {
+        version,
+        status: code.parse().ok()?,
+        reason: parts.next().unwrap_or("").trim().to_owned(),
+        headers,
+    };
+    Some((http, body))
 }
 
 fn entity_keys(o: &mut Object, entity: &[u8], slop: u64) {

@@ -23,6 +23,7 @@ pub mod index;
 pub mod links;
 pub mod text;
 pub mod tree;
+pub mod wat;
 
 use clap::{Parser, Subcommand};
 
@@ -80,6 +81,12 @@ pub enum Command {
     /// vertices numbered in byte order, edges sorted numerically, within a
     /// memory budget; with `--domain`, the domain graph too.
     Graph(graph::GraphArgs),
+    /// Common Crawl's WAT file of WARC/ARC files: a warcinfo record, then
+    /// for every source record a `metadata` record whose JSON holds its
+    /// WARC header, HTTP head and, for an HTML page, its title, metas,
+    /// links and anchor texts. A damaged record is reported and skipped
+    /// (exit code 1; `--strict`: the run stops, exit code 2).
+    Wat(wat::WatArgs),
 }
 
 impl Command {
@@ -96,6 +103,7 @@ impl Command {
             Command::Text(_) => "text",
             Command::Get(_) => "get",
             Command::Graph(_) => "graph",
+            Command::Wat(_) => "wat",
         }
     }
 }

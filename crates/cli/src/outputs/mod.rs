@@ -13,6 +13,7 @@
 pub mod parts;
 pub mod pending;
 pub mod resume;
+pub mod warc_records;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
