@@ -21,8 +21,10 @@ The fixtures from Common Crawl's own WATs are the Rust side's
 """
 
 import base64
+import gzip
 import json
 import pathlib
+import re
 import subprocess
 import sys
 import zlib
@@ -221,3 +223,163 @@ def test_links_of_a_page_as_the_html_says(spinneret_bin, tmp_path):
         {"path": "IMG@/src", "url": "data:image/png;base64,", "alt": "pic"},
         {"path": "FORM@/action", "url": "/f", "method": "post"},
     ]
+
+
+# --- The graph from WAT files against cc-pyspark's rules ---------------------
+
+HOST_OF_HREF = re.compile(r"^(?:[a-z][a-z0-9+.\-]*:)?//(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)", re.IGNORECASE)
+IP = re.compile(r"^(?:www\.)?\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\Z")
+LABEL = re.compile(r"^[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?\Z", re.IGNORECASE | re.ASCII)
+META_PROPERTIES = {
+    "og:url",
+    "og:image",
+    "og:image:secure_url",
+    "og:video",
+    "og:video:url",
+    "og:video:secure_url",
+    "twitter:url",
+    "twitter:image:src",
+}
+META_NAMES = {
+    "twitter:image",
+    "thumbnail",
+    "application-url",
+    "msapplication-starturl",
+    "msapplication-TileImage",
+    "vb_meta_bburl",
+}
+ABSOLUTE = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+
+
+def get_surt_host(host):
+    """cc-pyspark's get_surt_host (www. kept, as since 2026)."""
+    host = host.strip().lower()
+    if len(host) < 1 or len(host) > 253 or IP.match(host):
+        return None
+    parts = host.split(".")
+    if parts[-1] == "":
+        parts = parts[:-1]
+    if len(parts) <= 1:
+        return None
+    out = []
+    for part in parts:
+        if len(part) > 63 or not LABEL.match(part):
+            try:
+                part = part.encode("idna").decode("ascii")
+            except UnicodeError:
+                return None
+            if not LABEL.match(part):
+                return None
+        out.append(part)
+    return ".".join(reversed(out))
+
+
+def host_of(url, relative_host):
+    """The host a link names: its own when it has an authority
+    (`scheme://` or `//`), else (a relative link) `relative_host`; None
+    for other schemes (`mailto:`)."""
+    url = url.strip()
+    m = HOST_OF_HREF.match(url)
+    if m:
+        return get_surt_host(m.group(1)) if m.group(1) else None
+    if re.match(r"^[a-z][a-z0-9+.\-]*:", url, re.IGNORECASE):
+        return None
+    return relative_host
+
+
+def reference_pairs(wat_paths):
+    """cc-pyspark's ExtractHostLinksJob over WAT JSON (plus `resource`
+    envelopes and ARC records, which spinneret's WARC path also takes as
+    pages): the vertex set and the edge set, as reversed host names."""
+    vertices, edges = set(), set()
+    for path in wat_paths:
+        with open(path, "rb") as f:
+            for rec in ArchiveIterator(f):
+                if rec.rec_type != "metadata":
+                    continue
+                env = json.loads(rec.content_stream().read())["Envelope"]
+                warc = env.get("WARC-Header-Metadata")
+                if warc is not None:
+                    if warc.get("WARC-Type") not in ("response", "resource"):
+                        continue
+                    uri = warc.get("WARC-Target-URI", "")
+                else:
+                    uri = env.get("ARC-Header-Metadata", {}).get("Target-URI", "")
+                    if uri.lower().startswith("filedesc:"):
+                        continue
+                uri = uri.strip().removeprefix("<").removesuffix(">")
+                src = host_of(uri, None)
+                if src is None:
+                    continue
+                vertices.add(src)
+                http = env.get("Payload-Metadata", {}).get("HTTP-Response-Metadata", {})
+                status = http.get("Response-Message", {}).get("Status", "0")
+                html = http.get("HTML-Metadata", {})
+                head = html.get("Head", {})
+                targets = set()
+                for name, value in http.get("Headers", {}).items():
+                    values = value if isinstance(value, list) else [value]
+                    lname = name.lower()
+                    for v in values:
+                        if lname == "location" and status.startswith("3"):
+                            targets.add(host_of(v, src))
+                        elif lname == "content-location":
+                            targets.add(host_of(v, src))
+                        elif lname == "link":
+                            for t in re.findall(r"<([^>]*)>", v):
+                                targets.add(host_of(t, src))
+                base_host = src
+                if "Base" in head:
+                    base_host = host_of(head["Base"], src)
+                    targets.add(base_host)
+                urls = [e["url"] for key in ("Link", "Scripts") for e in head.get(key, []) if "url" in e]
+                for m in head.get("Metas", []):
+                    content = m.get("content")
+                    if content and (
+                        m.get("property") in META_PROPERTIES
+                        or m.get("name") in META_NAMES
+                        or ABSOLUTE.match(content.strip())
+                    ):
+                        urls.append(content)
+                for e in html.get("Links", []):
+                    urls.extend(e[k] for k in ("url", "href") if k in e)
+                targets.update(host_of(u, base_host) for u in urls)
+                for t in targets:
+                    if t is not None and t != src:
+                        vertices.add(t)
+                        edges.add((src, t))
+    return vertices, edges
+
+
+def graph_files(folder):
+    names = {}
+    with gzip.open(folder / "host" / "vertices.txt.gz", "rt") as f:
+        for line in f:
+            i, name = line.rstrip("\n").split("\t")[:2]
+            names[int(i)] = name
+    with gzip.open(folder / "host" / "edges.txt.gz", "rt") as f:
+        edges = {tuple(names[int(x)] for x in line.split()) for line in f}
+    return set(names.values()), edges
+
+
+def test_graph_from_wat_files_follows_cc_pyspark(shared, spinneret_bin, tmp_path):
+    """`spinneret graph` over the corpus's WAT files (written by `spinneret
+    wat`) against a reference that follows cc-pyspark's rules on the same
+    JSON: the same vertices and edges."""
+    wats = []
+    for path in corpus_files(shared):
+        wat = tmp_path / (path.name + ".wat.gz")
+        spinneret_wat(spinneret_bin, ["--date", DATE, "-o", str(wat), str(path)])
+        wats.append(wat)
+    out = tmp_path / "graph"
+    done = subprocess.run(
+        [spinneret_bin, "graph", "--any-tld", "--no-ranks", "-o", str(out), *map(str, wats)],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    vertices, edges = graph_files(out)
+    want_vertices, want_edges = reference_pairs(wats)
+    assert len(want_edges) > 300, len(want_edges)
+    assert vertices == want_vertices, (sorted(vertices - want_vertices), sorted(want_vertices - vertices))
+    assert edges == want_edges, (sorted(edges - want_edges)[:20], sorted(want_edges - edges)[:20])

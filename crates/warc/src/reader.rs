@@ -46,8 +46,10 @@ pub struct Options {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Content {
     /// The payload of `response` and `resource` records, decoded (transfer
-    /// and content codings removed), in [`Record::body`]; other types carry
-    /// their headers only. What a link extractor reads.
+    /// and content codings removed), in [`Record::body`], and the JSON
+    /// block of a WAT's `metadata` records (`Content-Type:
+    /// application/json`); other types carry their headers only. What a
+    /// link extractor reads.
     #[default]
     Payload,
     /// Every record's block as stored, in [`Record::block`]; nothing

@@ -126,7 +126,8 @@ pub struct Record {
     /// The HTTP response head (`response` and `revisit` records).
     pub http: Option<Http>,
     /// The decoded payload (processed types only, with
-    /// [`Content::Payload`](crate::Content::Payload)).
+    /// [`Content::Payload`](crate::Content::Payload)), or a WAT
+    /// `metadata` record's JSON.
     pub body: Body,
     /// The block as stored, or its first bytes: every record, with
     /// [`Content::Block`](crate::Content::Block) or

@@ -138,7 +138,7 @@ pub(crate) fn build(
                 }
             }
         }
-    } else if kind == RecordType::Resource && decode {
+    } else if decode && (kind == RecordType::Resource || is_wat_json(kind, &rec)) {
         payload = Payload::InBlock(0..bytes.len().min(opts.max_body_size));
     }
     if !decode {
@@ -157,4 +157,15 @@ pub(crate) fn build(
         }
     };
     Ok(rec)
+}
+
+/// A WAT record: `metadata` whose block is JSON (`application/json`), the
+/// page's links for a reader of WAT files.
+fn is_wat_json(kind: RecordType, rec: &Record) -> bool {
+    kind == RecordType::Metadata
+        && rec.content_type.as_deref().is_some_and(|c| {
+            c.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+        })
 }

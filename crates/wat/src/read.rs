@@ -39,7 +39,8 @@ pub enum ReadError {
         /// What is wrong.
         message: String,
     },
-    /// The JSON has no `Envelope.WARC-Header-Metadata`.
+    /// The JSON has no `Envelope.WARC-Header-Metadata` (nor an ARC
+    /// record's `ARC-Header-Metadata`).
     #[error("WAT JSON without Envelope.WARC-Header-Metadata")]
     NoEnvelope,
 }
@@ -81,7 +82,7 @@ pub struct WatLink {
     pub rel: Option<String>,
 }
 
-/// A `response` envelope's page.
+/// A `response` (or `resource`) envelope's page.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WatPage {
     /// `WARC-Target-URI`.
@@ -117,7 +118,7 @@ const URL_NAMES: [&str; 6] = [
 ];
 
 /// The page of a WAT `metadata` record's JSON: `None` unless its
-/// envelope is a `response`'s.
+/// envelope is a `response`'s or a `resource`'s.
 pub fn page(json: &[u8]) -> Result<Option<WatPage>, ReadError> {
     let v: Value = serde_json::from_slice(json).map_err(|e| ReadError::Json {
         line: e.line(),
@@ -125,18 +126,31 @@ pub fn page(json: &[u8]) -> Result<Option<WatPage>, ReadError> {
         message: e.to_string(),
     })?;
     let env = &v["Envelope"];
-    let warc = env
-        .get("WARC-Header-Metadata")
-        .ok_or(ReadError::NoEnvelope)?;
-    if first_str(&warc["WARC-Type"]) != Some("response") {
-        return Ok(None);
-    }
-    let mut page = WatPage {
-        target_uri: first_str(&warc["WARC-Target-URI"]).map(str::to_owned),
-        date: first_str(&warc["WARC-Date"]).map(str::to_owned),
-        ..WatPage::default()
-    };
     let http = &env["Payload-Metadata"]["HTTP-Response-Metadata"];
+    let mut page = if let Some(warc) = env.get("WARC-Header-Metadata") {
+        if !matches!(first_str(&warc["WARC-Type"]), Some("response" | "resource")) {
+            return Ok(None);
+        }
+        WatPage {
+            target_uri: first_str(&warc["WARC-Target-URI"]).map(unbracket),
+            date: first_str(&warc["WARC-Date"]).map(str::to_owned),
+            ..WatPage::default()
+        }
+    } else if let Some(arc) = env.get("ARC-Header-Metadata") {
+        // An ARC record: a capture, unless it is the file's `filedesc:`
+        // header record.
+        let uri = first_str(&arc["Target-URI"]).unwrap_or("");
+        if uri.trim().to_ascii_lowercase().starts_with("filedesc:") {
+            return Ok(None);
+        }
+        WatPage {
+            target_uri: first_str(&arc["Target-URI"]).map(unbracket),
+            date: first_str(&arc["Date"]).map(str::to_owned),
+            ..WatPage::default()
+        }
+    } else {
+        return Err(ReadError::NoEnvelope);
+    };
     page.status = first_str(&http["Response-Message"]["Status"])
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
@@ -207,6 +221,16 @@ pub fn page(json: &[u8]) -> Result<Option<WatPage>, ReadError> {
         }
     }
     Ok(Some(page))
+}
+
+/// A target URI without the angle brackets some writers put around it
+/// (WARC 1.1's grammar has them).
+fn unbracket(uri: &str) -> String {
+    let t = uri.trim();
+    t.strip_prefix('<')
+        .and_then(|u| u.strip_suffix('>'))
+        .unwrap_or(t)
+        .to_owned()
 }
 
 /// A string, or an array's first string (a repeated header).

@@ -15,6 +15,9 @@
 //!   `Content-Location`, resolved against the page's URL;
 //! - a `robots.txt` (its URL's path) with status 200: its `Sitemap:`
 //!   lines;
+//! - a WAT's `metadata` record (JSON): the page of a `response` envelope,
+//!   its host and the hosts of the URLs the WAT names (`wat_pairs`), so
+//!   a graph builds from WAT files alone;
 //! - every other record type is skipped.
 //!
 //! Differences from Common Crawl's job, by design: links are resolved as a
@@ -31,6 +34,7 @@ use spinneret_extract::{Extractor, Headers};
 use spinneret_graph::{SurtHostOptions, surt_host_into};
 use spinneret_url::Url;
 use spinneret_warc::{Record, RecordType};
+use spinneret_wat::read::Source;
 
 use crate::driver::Job;
 use crate::inputs::Item;
@@ -105,7 +109,10 @@ pub fn process(item: &Item, hosts: SurtHostOptions) -> Pairs {
                 ..Pairs::default()
             },
         },
-        Item::Record { record, .. } => {
+        Item::Record { file, record, .. } => {
+            if record.kind == RecordType::Metadata && !record.body.is_empty() {
+                return wat_pairs(file, record, hosts);
+            }
             if !matches!(record.kind, RecordType::Response | RecordType::Resource) {
                 return Pairs::default();
             }
@@ -178,6 +185,68 @@ fn page_pairs(
     for raw in extra {
         if let Ok(url) = Url::parse_with_base(raw.trim(), page) {
             add(&url, &mut targets);
+        }
+    }
+    targets.sort_unstable();
+    targets.dedup();
+    Pairs {
+        source: Some(source),
+        targets,
+        class: Class::Page,
+    }
+}
+
+/// The pairs of a WAT record (a `metadata` record of JSON): the page's
+/// host and the hosts of the URLs its JSON names
+/// ([`spinneret_wat::read::page`]: headers, `Head`, `Links`), each
+/// resolved as a browser resolves it — headers against the page's URL, the
+/// rest against `Head.Base` (itself resolved against the page, and a
+/// target too, as Common Crawl's job counts it). A `Location` counts for a
+/// 3xx status only.
+fn wat_pairs(file: &str, record: &Record, hosts: SurtHostOptions) -> Pairs {
+    let page = match spinneret_wat::read::page(&record.body) {
+        Ok(Some(page)) => page,
+        Ok(None) => return Pairs::default(),
+        Err(e) => {
+            return Pairs {
+                class: Class::Bad(format!("{file}: offset {}: {e}", record.offset)),
+                ..Pairs::default()
+            };
+        }
+    };
+    let Some(Ok(url)) = page.target_uri.as_deref().map(|u| Url::parse(u.trim())) else {
+        return Pairs {
+            class: Class::NoHost,
+            ..Pairs::default()
+        };
+    };
+    let mut source = String::new();
+    if !surt_host_into(url.hostname(), hosts, &mut source) {
+        return Pairs {
+            class: Class::NoHost,
+            ..Pairs::default()
+        };
+    }
+    let base = page
+        .links
+        .iter()
+        .find(|l| l.source == Source::Base)
+        .and_then(|l| Url::parse_with_base(l.url.trim(), &url).ok())
+        .unwrap_or_else(|| url.clone());
+    let redirect = (300..400).contains(&page.status);
+    let mut targets = Vec::new();
+    let mut name = String::new();
+    for link in &page.links {
+        let against = match link.source {
+            Source::Location if !redirect => continue,
+            Source::Location | Source::ContentLocation | Source::LinkHeader | Source::Base => &url,
+            Source::HeadLink | Source::Script | Source::Meta | Source::Body => &base,
+        };
+        if let Ok(target) = Url::parse_with_base(link.url.trim(), against)
+            && surt_host_into(target.hostname(), hosts, &mut name)
+            && name != source
+        {
+            targets.push(name.clone());
         }
     }
     targets.sort_unstable();
