@@ -91,6 +91,8 @@ pub struct WatPage {
     pub date: Option<String>,
     /// The HTTP status (0 when missing).
     pub status: u16,
+    /// Whether the WAT read the payload as HTML (it has `HTML-Metadata`).
+    pub html: bool,
     /// The URLs, in the order of the module documentation.
     pub links: Vec<WatLink>,
 }
@@ -185,6 +187,7 @@ pub fn page(json: &[u8]) -> Result<Option<WatPage>, ReadError> {
         }
     }
     let html = &http["HTML-Metadata"];
+    page.html = html.is_object();
     let head = &html["Head"];
     if let Some(base) = first_str(&head["Base"]) {
         add(Source::Base, "BASE@/href", base, None);

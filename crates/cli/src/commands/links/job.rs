@@ -7,6 +7,8 @@
 //!   with the HTTP `Content-Type`, `Location` (3xx only) and `Link` headers;
 //! - other `response`/`resource` records that carry a `Location` (3xx) or a
 //!   `Link` header: the header links only (counted as `header_only`);
+//! - a WAT's `metadata` record (JSON) of a page: the URLs the WAT names
+//!   (`wat.rs`);
 //! - every other type (`revisit`, `request`, `metadata`, `warcinfo`, …) is
 //!   counted and skipped.
 //!
@@ -26,6 +28,7 @@ use spinneret_warc::{Record, RecordType};
 
 use super::args::Format;
 use super::format::{LinkRow, PageJson, Spill};
+use super::wat::{self, WatItem};
 use crate::driver::Job;
 use crate::inputs::Item;
 
@@ -266,31 +269,40 @@ thread_local! {
     static EXTRACTOR: RefCell<Extractor> = RefCell::new(Extractor::new());
 }
 
-fn run_extract(
-    body: &[u8],
-    page: &Url,
-    headers: &Headers<'_>,
-    origin: Origin<'_>,
-    render: Render<'_>,
-    out: &mut dyn LineOut,
-) -> PageStats {
-    let source = page.href();
-    let record = origin.id;
-    let mut canon = render.canon.map(|p| Canonicalizer::new(p.clone()));
-    let page_json = PageJson::new(source, record);
-    let format = render.format.lines();
-    if format.is_some() {
-        out.page(body.len());
+/// What renders a page's links into rows: the page and its output
+/// settings.
+struct Emit<'a> {
+    source: &'a str,
+    record: &'a str,
+    page_json: PageJson,
+    canon: Option<Canonicalizer>,
+    render: Render<'a>,
+    origin: Origin<'a>,
+}
+
+impl<'a> Emit<'a> {
+    fn new(source: &'a str, origin: Origin<'a>, render: Render<'a>) -> Emit<'a> {
+        Emit {
+            source,
+            record: origin.id,
+            page_json: PageJson::new(source, origin.id),
+            canon: render.canon.map(|p| Canonicalizer::new(p.clone())),
+            render,
+            origin,
+        }
     }
-    let mut extractor = EXTRACTOR.with_borrow_mut(std::mem::take);
-    let s = extractor.extract(body, page, headers, |l| {
+
+    /// Hands link `l`'s line (or row) to `out`.
+    fn link(&mut self, l: &Link<'_>, out: &mut dyn LineOut) {
+        let (source, record, render) = (self.source, self.record, self.render);
         let mut canonical = None;
-        let Some(format) = format else {
+        let Some(format) = render.format.lines() else {
             // A columnar output: the row's values are copied into the
             // columns (no line to spill).
             if out.buffer().is_some() {
-                let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
-                out.row(&row.fields(origin.offset, origin.status), key);
+                let (row, key) =
+                    link_row(l, source, record, &mut self.canon, render, &mut canonical);
+                out.row(&row.fields(self.origin.offset, self.origin.status), key);
             }
             return;
         };
@@ -298,8 +310,8 @@ fn run_extract(
         if l.raw.len() + target_len > SPILL_ROW {
             // A line too long to hold whole (canonicalization does not
             // make a URL much shorter).
-            let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
-            let page_json = &page_json;
+            let (row, key) = link_row(l, source, record, &mut self.canon, render, &mut canonical);
+            let page_json = &self.page_json;
             out.spill(key, &mut |spill| {
                 row.write(format, Some(page_json), spill);
             });
@@ -308,10 +320,26 @@ fn run_extract(
         let Some(text) = out.buffer() else {
             return;
         };
-        let (row, key) = link_row(&l, source, record, &mut canon, render, &mut canonical);
-        row.write(format, Some(&page_json), text);
+        let (row, key) = link_row(l, source, record, &mut self.canon, render, &mut canonical);
+        row.write(format, Some(&self.page_json), text);
         out.end_line(key);
-    });
+    }
+}
+
+fn run_extract(
+    body: &[u8],
+    page: &Url,
+    headers: &Headers<'_>,
+    origin: Origin<'_>,
+    render: Render<'_>,
+    out: &mut dyn LineOut,
+) -> PageStats {
+    let mut emit = Emit::new(page.href(), origin, render);
+    if render.format.lines().is_some() {
+        out.page(body.len());
+    }
+    let mut extractor = EXTRACTOR.with_borrow_mut(std::mem::take);
+    let s = extractor.extract(body, page, headers, |l| emit.link(&l, out));
     EXTRACTOR.set(extractor);
     PageStats {
         links: s.links,
@@ -328,6 +356,53 @@ fn run_extract(
             )
         ),
         restarted: s.restarted,
+    }
+}
+
+/// The rows of a WAT record's page ([`wat::wat_links`]), and its class.
+fn run_wat(file: &str, record: &Record, render: Render<'_>, out: &mut dyn LineOut) -> Class {
+    let page = match wat::wat_links(record) {
+        WatItem::Page(page) => page,
+        WatItem::NotAPage => return Class::Skipped,
+        WatItem::NoUrl => return Class::NoUrl,
+        WatItem::Bad(e) => return Class::Bad(format!("{file}: offset {}: {e}", record.offset)),
+    };
+    let id = format!("{file}:{}", record.offset);
+    let origin = Origin {
+        id: &id,
+        offset: record.offset,
+        status: page.status,
+    };
+    let mut emit = Emit::new(page.url.href(), origin, render);
+    if render.format.lines().is_some() {
+        out.page(record.body.len());
+    }
+    let mut stats = PageStats {
+        links: 0,
+        by_kind: KindCounts::default(),
+        failures: 0,
+        failures_by_kind: KindCounts::default(),
+        step: "wat",
+        encoding: "UTF-8",
+        encoding_changed: false,
+        restarted: false,
+    };
+    for link in &page.links {
+        let l = link.as_link();
+        stats.links += 1;
+        stats.by_kind.0[l.kind as usize] += 1;
+        if l.target.is_err() {
+            stats.failures += 1;
+            stats.failures_by_kind.0[l.kind as usize] += 1;
+        }
+        emit.link(&l, out);
+    }
+    if page.html {
+        Class::Html(stats)
+    } else if stats.links > 0 {
+        Class::HeaderOnly(stats)
+    } else {
+        Class::NonHtml
     }
 }
 
@@ -437,7 +512,9 @@ pub fn process_into(
         Item::Record { file, record, .. } => {
             let kind = record.kind;
             let body_error = record.body_error.is_some();
-            let class = if !matches!(kind, RecordType::Response | RecordType::Resource) {
+            let class = if kind == RecordType::Metadata && !record.body.is_empty() {
+                run_wat(file, record, render, out)
+            } else if !matches!(kind, RecordType::Response | RecordType::Resource) {
                 Class::Skipped
             } else {
                 let h = headers(record);

@@ -44,6 +44,7 @@ pub mod parquet;
 pub mod resume;
 pub mod sink;
 pub mod stats;
+pub mod wat;
 
 use std::io::{BufWriter, Write};
 use std::time::Instant;
