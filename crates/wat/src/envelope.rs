@@ -89,30 +89,38 @@ impl GzipMember {
     /// when it is not one (RFC 1952: magic, method 8, the optional fields
     /// its flags announce, an 8-byte footer).
     pub fn of(member: &[u8]) -> Option<GzipMember> {
-        if member.len() < 18 || !member.starts_with(b"\x1f\x8b\x08") {
+        let footer = member.len().checked_sub(8).map(|at| &member[at..])?;
+        GzipMember::from_parts(member, footer, member.len() as u64)
+    }
+
+    /// The framing of a gzip member `member_len` bytes long from its first
+    /// bytes `head` (at least its header: 10 bytes and the optional fields;
+    /// the whole member will do) and its last 8 bytes `footer`.
+    pub fn from_parts(head: &[u8], footer: &[u8], member_len: u64) -> Option<GzipMember> {
+        if member_len < 18 || footer.len() != 8 || !head.starts_with(b"\x1f\x8b\x08") {
             return None;
         }
-        let flags = member[3];
+        let flags = *head.get(3)?;
         let mut at = 10usize;
         if flags & 0x04 != 0 {
-            let xlen = usize::from(u16::from_le_bytes([*member.get(10)?, *member.get(11)?]));
+            let xlen = usize::from(u16::from_le_bytes([*head.get(10)?, *head.get(11)?]));
             at = at.checked_add(2 + xlen)?;
         }
         for bit in [0x08, 0x10] {
             if flags & bit != 0 {
-                let nul = member.get(at..)?.iter().position(|&b| b == 0)?;
+                let nul = head.get(at..)?.iter().position(|&b| b == 0)?;
                 at += nul + 1;
             }
         }
         if flags & 0x02 != 0 {
             at += 2;
         }
-        if at + 8 > member.len() {
+        if at as u64 + 8 > member_len || at > head.len() {
             return None;
         }
-        let f = &member[member.len() - 8..];
+        let f = footer;
         Some(GzipMember {
-            member_len: member.len() as u64,
+            member_len,
             header_len: at as u64,
             crc: u32::from_le_bytes([f[0], f[1], f[2], f[3]]),
             isize: u32::from_le_bytes([f[4], f[5], f[6], f[7]]),

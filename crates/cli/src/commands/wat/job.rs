@@ -132,15 +132,27 @@ impl WatJob {
 }
 
 /// The gzip member at `offset..end` of the local file `file`, when it is
-/// one and can be read.
+/// one and can be read: its header (the first bytes; a header with long
+/// optional fields, up to the whole member) and its footer are read.
 fn member_of(file: &str, offset: u64, end: u64) -> Option<GzipMember> {
-    let len = end.checked_sub(offset).filter(|&l| l <= MAX_MEMBER)?;
+    /// Enough for a header without long optional fields.
+    const HEAD: u64 = 512;
+    let len = end.checked_sub(offset).filter(|&l| l >= 18)?;
     if file == "-" || file.contains("://") {
         return None;
     }
     let mut f = File::open(Path::new(file)).ok()?;
-    f.seek(SeekFrom::Start(offset)).ok()?;
-    let mut member = vec![0; usize::try_from(len).ok()?];
-    f.read_exact(&mut member).ok()?;
-    GzipMember::of(&member)
+    let mut read_at = |at: u64, n: u64| -> Option<Vec<u8>> {
+        f.seek(SeekFrom::Start(at)).ok()?;
+        let mut buf = vec![0; usize::try_from(n).ok()?];
+        f.read_exact(&mut buf).ok()?;
+        Some(buf)
+    };
+    let footer = read_at(end - 8, 8)?;
+    let head = read_at(offset, len.min(HEAD))?;
+    GzipMember::from_parts(&head, &footer, len).or_else(|| {
+        // Optional fields past the first bytes: the whole member.
+        let whole = read_at(offset, len.min(MAX_MEMBER))?;
+        GzipMember::from_parts(&whole, &footer, len)
+    })
 }
