@@ -71,7 +71,7 @@ run_one() {
     case "$target" in
     url_* | diff_ada | canon | search_params) dict=(-dict=dict/url.dict) ;;
     tokenizer_chunks | tree_builder | tree_parallel | render_pieces | extract | text) dict=(-dict=dict/html.dict) ;;
-    warc | index) dict=(-dict=dict/warc.dict) max_len=16384 ;;
+    warc | index | wat) dict=(-dict=dict/warc.dict) max_len=16384 ;;
     esac
     if [ "$budget" = ci ]; then
         limit=(-seed=1 -runs="$(ci_runs "$target")")

@@ -101,6 +101,14 @@ for target in "$@"; do
                 { printf '\000\000\000'; gzip -dcf "$file" 2>/dev/null | head -c 8192; } | seed warc "$(basename "$file")"
             done
         ;;
+    wat)
+        # WARC files (flag bit 0) and pages.
+        find "$SHARED/corpus/warc" -type f \( -name '*.warc' -o -name '*.arc' -o -name '*.warc.gz' -o -name '*.arc.gz' \) -size -48k |
+            sort | while read -r file; do
+                { printf '\001'; gzip -dcf "$file" 2>/dev/null | head -c 8192; } | seed wat "$(basename "$file")"
+            done
+        pages trafilatura 20 "$target" '\000'
+        ;;
     index)
         find "$SHARED/corpus/warc" -type f \( -name '*.warc' -o -name '*.arc' -o -name '*.warc.gz' -o -name '*.arc.gz' \) -size -48k |
             sort | while read -r file; do

@@ -41,13 +41,16 @@
 //!   not decoded (the fork decodes them).
 //! - An `<a>` still open at the end of the page is recorded (the fork
 //!   drops it); a value-less `href` counts as empty, not absent.
+//! - Nested anchors: each one's text is all the text since it opened (the
+//!   fork stops filling inner anchors once an outer one holds 128 units).
 //! - A `data:,…` URL (comma at index 5) is cut after its comma like any
 //!   other (the fork keeps it whole) and `data:x,…` keeps its media type
 //!   (the fork writes `data:,`).
 //!
 //! Invariant: the output is a function of the page's text; any text gives
-//! an object (empty when nothing was found), and memory stays linear in
-//! the page (anchor texts are capped as they grow).
+//! an object (empty when nothing was found); time and memory are linear in
+//! the page, however many anchors are open at once (their texts share one
+//! buffer, see [`PageMeta`]).
 
 use spinneret_html::{Tag, Token, Tokenizer, TokenizerOptions};
 
@@ -94,10 +97,8 @@ enum Raw {
 struct OpenAnchor {
     /// Its entry (none without `href`: its text is dropped).
     entry: Option<Object>,
-    /// Its text so far, at most [`MAX_TEXT`] UTF-16 units.
-    text: String,
-    /// `text`'s length in UTF-16 units.
-    units: usize,
+    /// Where its text starts in [`PageMeta::anchor_text`].
+    start: usize,
 }
 
 /// What has been found so far.
@@ -108,6 +109,12 @@ struct PageMeta {
     /// Whether `Links` was made before `Head` (the key order).
     links_first: bool,
     anchors: Vec<OpenAnchor>,
+    /// The text since the outermost open anchor started, white space
+    /// collapsed: each open anchor's text is its tail, so a text node or
+    /// a word break is added once, whatever the number of open anchors
+    /// (a page of many unclosed anchors stays linear). Emptied when no
+    /// anchor is open.
+    anchor_text: String,
     /// The title's text while a `<title>` is open.
     title: Option<Option<String>>,
     in_head: bool,
@@ -178,8 +185,7 @@ impl PageMeta {
                 } else {
                     self.anchors.push(OpenAnchor {
                         entry,
-                        text: String::new(),
-                        units: 0,
+                        start: self.anchor_text.len(),
                     });
                 }
             }
@@ -330,11 +336,9 @@ impl PageMeta {
 
     /// A word break in every open anchor's text.
     fn space_anchors(&mut self) {
-        for a in &mut self.anchors {
-            if !a.text.is_empty() && !a.text.ends_with(' ') && a.units < MAX_TEXT {
-                a.text.push(' ');
-                a.units += 1;
-            }
+        let t = &mut self.anchor_text;
+        if !self.anchors.is_empty() && !t.is_empty() && !t.ends_with(' ') {
+            t.push(' ');
         }
     }
 
@@ -354,15 +358,29 @@ impl PageMeta {
         }
     }
 
+    /// Records a closed anchor, with its text: the tail of
+    /// [`PageMeta::anchor_text`] from its start, trimmed, at most
+    /// [`MAX_TEXT`] UTF-16 units.
     fn close_anchor(&mut self, anchor: OpenAnchor) {
-        let Some(mut entry) = anchor.entry else {
-            return;
-        };
-        let text = anchor.text.trim_matches(|c: char| c <= ' ');
-        if !text.is_empty() {
-            entry.put("text", text);
+        if let Some(mut entry) = anchor.entry {
+            let tail = self.anchor_text[anchor.start..].trim_start_matches(|c: char| c <= ' ');
+            let mut units = 0;
+            let end = tail
+                .char_indices()
+                .find(|&(_, c)| {
+                    units += c.len_utf16();
+                    units > MAX_TEXT
+                })
+                .map_or(tail.len(), |(i, _)| i);
+            let text = tail[..end].trim_end_matches(|c: char| c <= ' ');
+            if !text.is_empty() {
+                entry.put("text", text);
+            }
+            self.link(entry);
         }
-        self.link(entry);
+        if self.anchors.is_empty() {
+            self.anchor_text.clear();
+        }
     }
 
     fn text(&mut self, t: &str) {
@@ -397,22 +415,12 @@ impl PageMeta {
             *title = (!cut.is_empty()).then(|| cut.to_owned());
             return;
         }
-        for a in &mut self.anchors {
-            if a.units >= MAX_TEXT {
-                break;
-            }
-            let mut t = norm.as_str();
-            if (a.text.is_empty() || a.text.ends_with(' ')) && t.starts_with(' ') {
-                t = &t[1..];
-            }
-            for c in t.chars() {
-                if a.units + c.len_utf16() > MAX_TEXT {
-                    break;
-                }
-                a.text.push(c);
-                a.units += c.len_utf16();
-            }
+        let log = &mut self.anchor_text;
+        let mut t = norm.as_str();
+        if (log.is_empty() || log.ends_with(' ')) && t.starts_with(' ') {
+            t = &t[1..];
         }
+        log.push_str(t);
     }
 
     fn style(&mut self, css: &str) {
@@ -653,6 +661,23 @@ mod tests {
     fn nothing_found_is_an_empty_object() {
         assert_eq!(json("plain text"), serde_json::json!({}));
         assert_eq!(json(""), serde_json::json!({}));
+    }
+
+    #[test]
+    fn many_open_anchors_stay_linear() {
+        // 20,000 unclosed anchors, each with a word and a block: every
+        // text node and word break is added once, not once per open
+        // anchor (which would be 4e8 appends here).
+        let page = "<a href=x>w<div></div>".repeat(20_000);
+        let j = json(&page);
+        let links = j["Links"].as_array().unwrap();
+        assert_eq!(links.len(), 20_000);
+        // The innermost has its own word; the outermost the first 128
+        // units of all of them.
+        assert_eq!(links[0]["text"], "w");
+        let outer = links[19_999]["text"].as_str().unwrap();
+        assert_eq!(outer.encode_utf16().count(), 127);
+        assert!(outer.starts_with("w w w"));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! string is escaped (quotes, backslashes, control characters), so no
 //! header value or page text can break the record's JSON.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// A JSON value. Numbers are not needed: the WAT writes them as strings.
@@ -27,10 +28,27 @@ pub enum Value {
 }
 
 /// A JSON object whose keys keep the order they were first given.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Keys are found by a scan while the object is small, through a hash
+/// index once it has [`INDEXED`] keys: a record with a million header
+/// lines costs a million lookups, not a million scans.
+#[derive(Debug, Clone, Default)]
 pub struct Object {
     entries: Vec<(String, Value)>,
+    /// Each key's place in `entries`, once there are [`INDEXED`] keys.
+    index: Option<HashMap<String, usize>>,
 }
+
+/// The number of keys from which an [`Object`] keeps a hash index.
+const INDEXED: usize = 16;
+
+impl PartialEq for Object {
+    fn eq(&self, other: &Object) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl Eq for Object {}
 
 impl Object {
     /// An empty object.
@@ -43,17 +61,42 @@ impl Object {
         self.entries.is_empty()
     }
 
+    /// The place of `key` in the entries.
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.entries.iter().position(|(k, _)| k == key),
+        }
+    }
+
+    /// Adds a new key at the end.
+    fn push(&mut self, key: &str, value: Value) {
+        if let Some(index) = &mut self.index {
+            index.insert(key.to_owned(), self.entries.len());
+        }
+        self.entries.push((key.to_owned(), value));
+        if self.index.is_none() && self.entries.len() >= INDEXED {
+            let index = self
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            self.index = Some(index);
+        }
+    }
+
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.position(key).map(|i| &self.entries[i].1)
     }
 
     /// Sets `key` to `value`, in the place the key first had.
     pub fn put(&mut self, key: &str, value: impl Into<Value>) {
         let value = value.into();
-        match self.entries.iter_mut().find(|(k, _)| k == key) {
-            Some((_, v)) => *v = value,
-            None => self.entries.push((key.to_owned(), value)),
+        match self.position(key) {
+            Some(i) => self.entries[i].1 = value,
+            None => self.push(key, value),
         }
     }
 
@@ -68,10 +111,12 @@ impl Object {
     /// becomes an array of its values, in order.
     pub fn accumulate(&mut self, key: &str, value: impl Into<Value>) {
         let value = value.into();
-        match self.entries.iter_mut().find(|(k, _)| k == key) {
-            None => self.entries.push((key.to_owned(), value)),
-            Some((_, Value::Array(values))) => values.push(value),
-            Some((_, old)) => {
+        let Some(i) = self.position(key) else {
+            return self.push(key, value);
+        };
+        match &mut self.entries[i].1 {
+            Value::Array(values) => values.push(value),
+            old => {
                 let first = std::mem::replace(old, Value::Bool(false));
                 *old = Value::Array(vec![first, value]);
             }
@@ -81,15 +126,26 @@ impl Object {
     /// Removes `key`.
     pub fn remove(&mut self, key: &str) {
         self.entries.retain(|(k, _)| k != key);
+        if self.index.is_some() {
+            self.index = Some(
+                self.entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (k, _))| (k.clone(), i))
+                    .collect(),
+            );
+        }
     }
 
     /// Appends `value` to the array at `key` (made when missing).
     pub fn push_to(&mut self, key: &str, value: impl Into<Value>) {
         let value = value.into();
-        if let Some((_, Value::Array(values))) = self.entries.iter_mut().find(|(k, _)| k == key) {
-            values.push(value);
-        } else {
-            self.put(key, Value::Array(vec![value]));
+        match self.position(key) {
+            Some(i) => match &mut self.entries[i].1 {
+                Value::Array(values) => values.push(value),
+                other => *other = Value::Array(vec![value]),
+            },
+            None => self.push(key, Value::Array(vec![value])),
         }
     }
 
@@ -218,6 +274,24 @@ mod tests {
         assert_eq!(s, "\"a\\\"b\\\\c\\nd\\u0001e\u{7f}é\"");
         let back: String = serde_json::from_str(&s).unwrap();
         assert_eq!(back, "a\"b\\c\nd\u{1}e\u{7f}é");
+    }
+
+    #[test]
+    fn many_keys_are_indexed_and_keep_their_order() {
+        let mut o = Object::new();
+        for i in 0..100_000 {
+            o.accumulate(&format!("X-{}", i % 50_000), i.to_string());
+        }
+        assert_eq!(o.iter().count(), 50_000);
+        assert_eq!(o.iter().next().unwrap().0, "X-0");
+        assert_eq!(
+            o.get("X-7"),
+            Some(&Value::Array(vec!["7".into(), "50007".into()]))
+        );
+        o.remove("X-0");
+        o.put("X-1", "one");
+        assert_eq!(o.iter().next(), Some(("X-1", &Value::from("one"))));
+        assert_eq!(o.get("X-0"), None);
     }
 
     #[test]

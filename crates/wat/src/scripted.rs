@@ -15,8 +15,9 @@
 //!   starts with `window.open(` or `parent.open(` a quoted string; 3 to
 //!   256 characters without quotes.
 //!
-//! Invariant: every function is linear in its input and returns slices
-//! of it.
+//! Invariant: every function is linear in its input (an unclosed
+//! `url(` or quote is not scanned again for each later one) and returns
+//! slices of it.
 
 /// The most characters of a CSS text searched (see the module doc).
 const CSS_LIMIT: usize = 100_000;
@@ -47,6 +48,7 @@ fn past_limit(css: &str, end: usize) -> bool {
 fn url_functions<'a>(css: &'a str, out: &mut Vec<&'a str>) {
     let b = css.as_bytes();
     let mut from = 0;
+    let mut next_stop = Next::default();
     while let Some(i) = css[from..].find("url").map(|i| from + i) {
         from = i + 3;
         let mut j = i + 3;
@@ -61,11 +63,13 @@ fn url_functions<'a>(css: &'a str, out: &mut Vec<&'a str>) {
             j += 1;
         }
         let start = j;
-        while j < b.len() && b[j] != b')' && !css_space(b[j]) {
-            j += 1;
-        }
+        j = next_stop.find(b, start, |c| c == b')' || css_space(c));
         let target = &css[start..j];
-        if target.is_empty() || target.chars().count() > MAX_CSS_URL {
+        // At most 8,000 characters (a longer run is over 8,000 bytes; one
+        // over 32,000 bytes is over 8,000 characters: no count needed).
+        let too_long = target.len() > MAX_CSS_URL
+            && (target.len() > 4 * MAX_CSS_URL || target.chars().count() > MAX_CSS_URL);
+        if target.is_empty() || too_long {
             continue;
         }
         while j < b.len() && css_space(b[j]) {
@@ -87,6 +91,7 @@ fn url_functions<'a>(css: &'a str, out: &mut Vec<&'a str>) {
 fn imports<'a>(css: &'a str, out: &mut Vec<&'a str>) {
     let b = css.as_bytes();
     let mut from = 0;
+    let mut next = [Next::default(), Next::default(), Next::default()];
     while let Some(i) = css[from..].find("@import").map(|i| from + i) {
         from = i + 7;
         let mut j = i + 7;
@@ -98,7 +103,7 @@ fn imports<'a>(css: &'a str, out: &mut Vec<&'a str>) {
             continue;
         }
         let start = j;
-        let Some(end) = import_target(b, start) else {
+        let Some(end) = import_target(b, start, &mut next) else {
             continue;
         };
         let mut k = end;
@@ -119,15 +124,20 @@ fn imports<'a>(css: &'a str, out: &mut Vec<&'a str>) {
 }
 
 /// The end of an `@import` target at `start`: `'…'`, `"…"`, `('…')`,
-/// `("…")`, `(…)` or a bare run of name characters.
-fn import_target(b: &[u8], start: usize) -> Option<usize> {
-    let quoted = |at: usize| -> Option<usize> {
+/// `("…")`, `(…)` or a bare run of name characters. `next` remembers where
+/// the next `'`, `"` and `)` are, so that many unclosed targets cost one
+/// scan of the text, not one each.
+fn import_target(b: &[u8], start: usize, next: &mut [Next; 3]) -> Option<usize> {
+    let [single, double, paren] = next;
+    let mut quoted = |at: usize| -> Option<usize> {
         let q = *b.get(at)?;
-        if q != b'\'' && q != b'"' {
-            return None;
-        }
-        let close = b[at + 1..].iter().position(|&c| c == q)?;
-        Some(at + 1 + close + 1)
+        let finder = match q {
+            b'\'' => &mut *single,
+            b'"' => &mut *double,
+            _ => return None,
+        };
+        let close = finder.find(b, at + 1, |c| c == q);
+        (close < b.len()).then_some(close + 1)
     };
     match b.get(start)? {
         b'\'' | b'"' => quoted(start),
@@ -135,8 +145,8 @@ fn import_target(b: &[u8], start: usize) -> Option<usize> {
             if let Some(end) = quoted(start + 1) {
                 return (b.get(end) == Some(&b')')).then_some(end + 1);
             }
-            let close = b[start + 1..].iter().position(|&c| c == b')')?;
-            Some(start + 1 + close + 1)
+            let close = paren.find(b, start + 1, |c| c == b')');
+            (close < b.len()).then_some(close + 1)
         }
         _ => {
             let n = b[start..]
@@ -145,6 +155,34 @@ fn import_target(b: &[u8], start: usize) -> Option<usize> {
                 .count();
             (n > 0).then_some(start + n)
         }
+    }
+}
+
+/// The next byte of a kind at or after a position, remembered: the
+/// positions asked for only grow, so the bytes are scanned once in all.
+#[derive(Default)]
+struct Next {
+    /// The first such byte at or after every position asked for so far
+    /// (the text's length when there is none).
+    at: usize,
+    /// Whether `at` has been computed.
+    known: bool,
+}
+
+impl Next {
+    /// The first byte at or after `from` for which `is` holds (the text's
+    /// length when none does).
+    fn find(&mut self, b: &[u8], from: usize, is: impl Fn(u8) -> bool) -> usize {
+        if !self.known || self.at < from {
+            let from = from.min(b.len());
+            self.at = from
+                + b[from..]
+                    .iter()
+                    .position(|&c| is(c))
+                    .unwrap_or(b.len() - from);
+            self.known = true;
+        }
+        self.at
     }
 }
 
@@ -277,6 +315,21 @@ mod tests {
             ["b.png", "c.css", "d.gif", "a.css", "('e.css')"]
         );
         assert!(css_urls("url(a b) URL(x) url()").is_empty());
+    }
+
+    #[test]
+    fn unclosed_targets_stay_linear() {
+        // 100,000 unclosed `url(` and quotes: one scan each, not one per
+        // occurrence (5e9 steps).
+        let css = "url(a".repeat(100_000) + &"@import 'x ".repeat(100_000);
+        assert!(css_urls(&css).is_empty());
+        // The first `url(` whose run to the `)` is at most 8,000
+        // characters matches (as the pattern does), holding `url(`s.
+        let css = "url(a".repeat(50_000) + ")";
+        let found = css_urls(&css);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].len() <= 8000 && found[0].len() > 7990 && found[0].ends_with("url(a"));
+        assert_eq!(css_urls("url(x) url(y"), ["x"]);
     }
 
     #[test]
