@@ -28,7 +28,9 @@ from warcio.archiveiterator import ArchiveIterator
 
 from conftest import FILES, run_cli
 
-HOST_OF_HREF = re.compile(r"^[a-z][a-z0-9+.\-]*://(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)")
+# cc-pyspark counts a link's host only when its scheme is 2-6 letters and
+# digits (`^(?:[a-z][a-z0-9]{1,5}:)?//`): not `android-app://`'s app ids.
+HOST_OF_HREF = re.compile(r"^[a-z][a-z0-9]{1,5}://(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)")
 IP = re.compile(r"^(?:www\.)?\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\Z")
 LABEL = re.compile(r"^[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?\Z", re.IGNORECASE | re.ASCII)
 

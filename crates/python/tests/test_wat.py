@@ -227,7 +227,9 @@ def test_links_of_a_page_as_the_html_says(spinneret_bin, tmp_path):
 
 # --- The graph from WAT files against cc-pyspark's rules ---------------------
 
-HOST_OF_HREF = re.compile(r"^(?:[a-z][a-z0-9+.\-]*:)?//(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)", re.IGNORECASE)
+# cc-pyspark's rule: a link names a host when it is `//…` or its scheme is
+# 2-6 letters and digits (`^(?:[a-z][a-z0-9]{1,5}:)?//`).
+HOST_OF_HREF = re.compile(r"^(?:[a-z][a-z0-9]{1,5}:)?//(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)", re.IGNORECASE)
 IP = re.compile(r"^(?:www\.)?\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\Z")
 LABEL = re.compile(r"^[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?\Z", re.IGNORECASE | re.ASCII)
 META_PROPERTIES = {
