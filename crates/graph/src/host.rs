@@ -21,6 +21,8 @@
 //! matching the label pattern; so it never holds a tab or a newline (the
 //! graph's text files are safe).
 
+use spinneret_url::Url;
+
 /// How [`surt_host`] names a host.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SurtHostOptions {
@@ -47,6 +49,40 @@ pub struct SurtHostOptions {
 pub fn surt_host(host: &str, options: SurtHostOptions) -> Option<String> {
     let mut out = String::with_capacity(host.len());
     surt_host_into(host, options, &mut out).then_some(out)
+}
+
+/// Whether a URL's host is a web host for the graph (a page's or a
+/// link's): its scheme is two to six letters and digits, starting with a
+/// letter (`http`, `https`, `ftp`, `wss`…), cc-pyspark's rule
+/// (`^(?:[a-z][a-z0-9]{1,5}:)?//`). It keeps out the "hosts" of app links —
+/// `android-app://com.example.app/…`, `ios-app://`, `fb-messenger://`,
+/// `whatsapp://` — which name apps, not sites, and wget's `metadata://`
+/// records.
+pub fn names_a_web_host(url: &Url) -> bool {
+    let scheme = url.scheme().as_bytes();
+    (2..=6).contains(&scheme.len())
+        && scheme[0].is_ascii_lowercase()
+        && scheme[1..]
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// The reversed host name of a URL for the graph: [`surt_host`] of its
+/// host when [`names_a_web_host`] holds, else `None`.
+///
+/// ```
+/// use spinneret_graph::{SurtHostOptions, url_surt_host};
+/// use spinneret_url::Url;
+/// let o = SurtHostOptions::default();
+/// let url = |s| Url::parse(s).unwrap();
+/// assert_eq!(url_surt_host(&url("https://www.Example.com/a"), o).as_deref(), Some("com.example.www"));
+/// assert_eq!(url_surt_host(&url("android-app://com.example.app/http/x"), o), None);
+/// assert_eq!(url_surt_host(&url("mailto:a@example.com"), o), None);
+/// ```
+pub fn url_surt_host(url: &Url, options: SurtHostOptions) -> Option<String> {
+    names_a_web_host(url)
+        .then(|| surt_host(url.hostname(), options))
+        .flatten()
 }
 
 /// [`surt_host`] into `out` (cleared first): whether the host is kept.

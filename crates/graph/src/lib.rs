@@ -40,7 +40,9 @@ pub mod ranks;
 
 pub use build::{BuildOptions, BuildStats, HostGraphBuilder};
 pub use domain::{Aggregation, DomainOptions, FoldStats, domain_of, fold_domains};
-pub use host::{SurtHostOptions, has_iana_tld, surt_host, surt_host_into};
+pub use host::{
+    SurtHostOptions, has_iana_tld, names_a_web_host, surt_host, surt_host_into, url_surt_host,
+};
 
 /// What can go wrong building a graph.
 #[derive(Debug, thiserror::Error)]

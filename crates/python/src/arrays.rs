@@ -1,5 +1,5 @@
-//! The vectorized calls: `canonicalize_array`, `surt_array` and
-//! `join_url_array` take a column of URLs — an Arrow string array from
+//! The vectorized calls: `canonicalize_array`, `surt_array`,
+//! `surt_host_array` and `join_url_array` take a column of URLs — an Arrow string array from
 //! pyarrow, polars, arro3 or nanoarrow (anything with the Arrow PyCapsule
 //! interface, as an array or a stream of chunks), or a Python sequence of
 //! strings — and return an Arrow string array (`pyarrow.array(result)`
@@ -158,6 +158,14 @@ pub fn surt_array(
             &options,
         ))
     })
+}
+
+/// `surt_host` over a column of URLs: an Arrow string array, null where a
+/// URL is null or its host is left out.
+#[pyfunction]
+#[pyo3(signature = (urls, strip_www = false))]
+pub fn surt_host_array(py: Python<'_>, urls: StringsArg, strip_www: bool) -> PyResult<PyArray> {
+    map_strings(py, urls, "host", |u| crate::canon::surt_host(u, strip_www))
 }
 
 /// `join_url` over a column of links, all against `base` (parsed once):

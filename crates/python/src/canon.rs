@@ -193,6 +193,18 @@ pub fn registrable_domain(url: &str) -> Option<String> {
     url.registrable_domain().map(str::to_owned)
 }
 
+/// The URL's host as Common Crawl's web graphs name it: its labels
+/// reversed (`com.example.www`), `None` when the graph leaves it out (an
+/// IP address, a single label, an invalid label, a scheme that names no
+/// web host such as `android-app:`, or `url` not a URL). `strip_www`
+/// drops a leading `www.` as the graphs before 2026 did.
+#[pyfunction]
+#[pyo3(signature = (url, strip_www = false))]
+pub fn surt_host(url: &str, strip_www: bool) -> Option<String> {
+    let url = Url::parse(url).ok()?;
+    spinneret_graph::url_surt_host(&url, spinneret_graph::SurtHostOptions { strip_www })
+}
+
 /// The built-in profiles' names.
 #[pyfunction]
 pub fn profiles() -> Vec<&'static str> {

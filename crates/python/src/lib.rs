@@ -4,7 +4,7 @@
 //!
 //! One module per concern, each a thin layer over a library crate:
 //! [`url`] (the WHATWG `URL`, `join_url`), [`canon`] (`canonicalize`,
-//! `surt`, `registrable_domain`), [`encoding`] (`detect_encoding`,
+//! `surt`, `registrable_domain`, `surt_host`), [`encoding`] (`detect_encoding`,
 //! `decode`), [`links`] (`links`, `Link`), [`warc_links`] (a WARC file's
 //! links as Arrow record batches), [`index`] (`warc_index`: its index as
 //! Common Crawl's cc-index-table batches), [`text`] (`text`,
@@ -51,6 +51,7 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canon::canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(canon::surt, m)?)?;
     m.add_function(wrap_pyfunction!(canon::registrable_domain, m)?)?;
+    m.add_function(wrap_pyfunction!(canon::surt_host, m)?)?;
     m.add_function(wrap_pyfunction!(canon::profiles, m)?)?;
     m.add_function(wrap_pyfunction!(canon::rules, m)?)?;
     m.add_function(wrap_pyfunction!(encoding::detect_encoding, m)?)?;
@@ -74,6 +75,7 @@ fn _spinneret(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(warc_text::warc_text, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::canonicalize_array, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::surt_array, m)?)?;
+    m.add_function(wrap_pyfunction!(arrays::surt_host_array, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::join_url_array, m)?)?;
     Ok(())
 }

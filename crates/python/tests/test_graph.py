@@ -258,3 +258,28 @@ def test_ranks_equal_networkx(spinneret_bin, warcs, tmp_path):
             assert [ranks[names[i]][column] for i in order] == list(range(1, len(names) + 1)), (level, key)
     properties = (tmp_path / "host/graph.properties").read_text()
     assert "version=0" in properties.split("\n") and "endianness=big" in properties.split("\n")
+
+
+def test_surt_host_names_hosts_as_the_graph_does():
+    """spinneret.surt_host (and its column form) names a URL's host as
+    `spinneret graph` does: cc-pyspark's get_surt_host on the browser's host,
+    app schemes and non-URLs left out."""
+    import spinneret
+
+    cases = {
+        "https://www.Example.com./a": "com.example.www",
+        "http://b\u00fccher.example/": "example.xn--bcher-kva",
+        "ftp://files.example.org/x": "org.example.files",
+        "//no-scheme.example/": None,
+        "https://192.168.0.1/": None,
+        "http://localhost:8080/": None,
+        "android-app://com.example.app/http/example.com/": None,
+        "mailto:someone@example.com": None,
+        "https://bad_label-.example.com/": None,
+    }
+    for url, want in cases.items():
+        assert spinneret.surt_host(url) == want, url
+    assert spinneret.surt_host("https://www.example.com/", strip_www=True) == "com.example"
+    assert spinneret.surt_host("https://www.com/", strip_www=True) == "com.www"
+    urls = list(cases) + [None]
+    assert spinneret.surt_host_array(urls).to_pylist() == [*cases.values(), None]

@@ -1,7 +1,8 @@
 """The Spark examples on local[2]. examples/spark/host_links.py: its
 page-level link count equals `spinneret links` on the same files (the
 repo's sample WARC and every corpus WARC/ARC file), and it writes both
-tables as Parquet; over s3:// objects of a local S3 server, the executors
+tables as Parquet, the host table as Common Crawl's step 1 writes it (s, t),
+which `spinneret graph --pairs` numbers; over s3:// objects of a local S3 server, the executors
 read them themselves and both jobs count what the CLI counts.
 examples/spark/cc_index.py: its cc-index table of the
 corpus files has the rows of `spinneret index` on them, in Common Crawl's
@@ -57,10 +58,36 @@ def test_spark_job_counts_every_link(spark, shared, spinneret_bin, tmp_path):
     assert counts["host_links"] > 100
     pages = pq.read_table(tmp_path / "out/page_links")
     assert pages.num_rows == want and pages.column_names[:2] == ["source", "target"]
-    hosts = pq.read_table(tmp_path / "out/host_links").to_pylist()
-    assert len(hosts) == counts["host_links"]
-    assert all(not h["from_host"].startswith("www.") for h in hosts[:50])
-    assert any(h["to_host"].startswith("org.iana") for h in hosts)
+    hosts = pq.read_table(tmp_path / "out/host_links")
+    assert hosts.num_rows == counts["host_links"] and hosts.column_names == ["s", "t"]
+    # Common Crawl's step-1 table: each row a distinct host pair, named as
+    # spinneret.surt_host names the pages' and links' hosts; a page's own
+    # host as (s, s).
+    got = set(zip(hosts["s"].to_pylist(), hosts["t"].to_pylist()))
+    assert len(got) == hosts.num_rows
+    rows = pages.select(["source", "target"]).to_pylist()
+    want_pairs = set()
+    for r in rows:
+        s = spinneret.surt_host(r["source"])
+        if s is None:
+            continue
+        want_pairs.add((s, s))
+        t = spinneret.surt_host(r["target"]) if r["target"] else None
+        if t is not None:
+            want_pairs.add((s, t))
+    assert got == want_pairs
+    assert ("org.iana.www", "org.iana.www") in got
+    # `spinneret graph --pairs` is the one-machine half: the same hosts as
+    # vertices, the pairs other than (s, s) as edges.
+    out = tmp_path / "graph"
+    run_cli(spinneret_bin, ["graph", "--any-tld", "--no-ranks", "--pairs", str(tmp_path / "out/host_links"), "-o", str(out)])
+    import gzip
+
+    with gzip.open(out / "host/vertices.txt.gz", "rt") as f:
+        vertices = [line.rstrip("\n").split("\t")[1] for line in f]
+    assert vertices == sorted({h for pair in got for h in pair})
+    with gzip.open(out / "host/edges.txt.gz", "rt") as f:
+        assert sum(1 for _ in f) == sum(1 for s, t in got if s != t)
 
 
 def test_spark_job_reads_s3(spark, s3, spinneret_bin, tmp_path):

@@ -30,7 +30,7 @@ pub enum Value {
 /// A JSON object whose keys keep the order they were first given.
 ///
 /// Keys are found by a scan while the object is small, through a hash
-/// index once it has [`INDEXED`] keys: a record with a million header
+/// index once it has 16 keys: a record with a million header
 /// lines costs a million lookups, not a million scans.
 #[derive(Debug, Clone, Default)]
 pub struct Object {

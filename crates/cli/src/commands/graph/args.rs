@@ -50,9 +50,10 @@ pub struct GraphArgs {
     /// Host pairs instead of (or besides) crawl files, as Common Crawl's
     /// first Spark step (`hostlinks_extract`) writes them: Parquet with
     /// columns `s` and `t` (or `from_host` and `to_host`), or text, plain
-    /// or gzip, of `source<TAB>target` reversed host names per line.
-    /// Repeatable.
-    #[arg(long, value_name = "FILE")]
+    /// or gzip, of `source<TAB>target` reversed host names per line; a
+    /// folder is its files (a Spark table's parts: `_SUCCESS`, `.crc` and
+    /// hidden files left out). Repeatable.
+    #[arg(long, value_name = "FILE|DIR")]
     pub pairs: Vec<PathBuf>,
 
     /// The output folder (created; files in it are replaced).

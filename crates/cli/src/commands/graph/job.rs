@@ -26,14 +26,14 @@
 //! `http:/example.com` has the host `example.com`, which `urlparse` does
 //! not find); a link without a host (`mailto:`) gives none, nor does one
 //! whose scheme is not two to six letters and digits (`android-app://`
-//! names an app: cc-pyspark's rule, `names_a_host`). Not yet read:
+//! names an app: cc-pyspark's rule, `names_a_web_host`). Not yet read:
 //! `<meta>` properties holding URLs (`og:image`, `twitter:url`…), which
 //! Common Crawl's job takes from the WAT's `Head.Metas`.
 
 use std::cell::RefCell;
 
 use spinneret_extract::{Extractor, Headers};
-use spinneret_graph::{SurtHostOptions, surt_host_into};
+use spinneret_graph::{SurtHostOptions, names_a_web_host, surt_host_into};
 use spinneret_url::Url;
 use spinneret_warc::{Record, RecordType};
 use spinneret_wat::read::Source;
@@ -155,7 +155,7 @@ fn page_pairs(
     hosts: SurtHostOptions,
 ) -> Pairs {
     let mut source = String::new();
-    if !names_a_host(page) || !surt_host_into(page.hostname(), hosts, &mut source) {
+    if !names_a_web_host(page) || !surt_host_into(page.hostname(), hosts, &mut source) {
         return Pairs {
             class: Class::NoHost,
             ..Pairs::default()
@@ -164,7 +164,10 @@ fn page_pairs(
     let mut targets: Vec<String> = Vec::new();
     let mut name = String::new();
     let mut add = |url: &Url, targets: &mut Vec<String>| {
-        if names_a_host(url) && surt_host_into(url.hostname(), hosts, &mut name) && name != source {
+        if names_a_web_host(url)
+            && surt_host_into(url.hostname(), hosts, &mut name)
+            && name != source
+        {
             targets.push(name.clone());
         }
     };
@@ -223,7 +226,7 @@ fn wat_pairs(file: &str, record: &Record, hosts: SurtHostOptions) -> Pairs {
         };
     };
     let mut source = String::new();
-    if !names_a_host(&url) || !surt_host_into(url.hostname(), hosts, &mut source) {
+    if !names_a_web_host(&url) || !surt_host_into(url.hostname(), hosts, &mut source) {
         return Pairs {
             class: Class::NoHost,
             ..Pairs::default()
@@ -245,7 +248,7 @@ fn wat_pairs(file: &str, record: &Record, hosts: SurtHostOptions) -> Pairs {
             Source::HeadLink | Source::Script | Source::Meta | Source::Body => &base,
         };
         if let Ok(target) = Url::parse_with_base(link.url.trim(), against)
-            && names_a_host(&target)
+            && names_a_web_host(&target)
             && surt_host_into(target.hostname(), hosts, &mut name)
             && name != source
         {
@@ -259,22 +262,6 @@ fn wat_pairs(file: &str, record: &Record, hosts: SurtHostOptions) -> Pairs {
         targets,
         class: Class::Page,
     }
-}
-
-/// Whether a URL's host is a web host for the graph (a page's or a
-/// link's): its scheme is two
-/// to six letters and digits, starting with a letter (`http`, `https`,
-/// `ftp`, `wss`…), cc-pyspark's rule (`^(?:[a-z][a-z0-9]{1,5}:)?//`).
-/// It keeps out the "hosts" of app links — `android-app://com.example.app/…`,
-/// `ios-app://`, `fb-messenger://`, `whatsapp://` — which name apps, not
-/// sites.
-fn names_a_host(url: &Url) -> bool {
-    let scheme = url.scheme().as_bytes();
-    (2..=6).contains(&scheme.len())
-        && scheme[0].is_ascii_lowercase()
-        && scheme[1..]
-            .iter()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 /// Every `Content-Location` of the record's HTTP head.

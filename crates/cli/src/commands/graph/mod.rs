@@ -235,10 +235,12 @@ pub fn run(args: &GraphArgs, diag: &mut dyn Write, progress: bool) -> Result<Run
         stats.bytes = driven.bytes;
         status = driven.status;
     }
-    for path in &args.pairs {
-        let counts = pairs::read_pairs(path, &mut builder, diag)?;
-        stats.pair_lines += counts.pairs;
-        stats.bad_pair_lines += counts.bad;
+    for arg in &args.pairs {
+        for path in pairs::pair_files(arg)? {
+            let counts = pairs::read_pairs(&path, &mut builder, diag)?;
+            stats.pair_lines += counts.pairs;
+            stats.bad_pair_lines += counts.bad;
+        }
     }
     if status == Status::Strict {
         stats.stopped = status.stopped();

@@ -27,6 +27,31 @@ pub struct PairCounts {
     pub bad: u64,
 }
 
+/// The files of a `--pairs` argument: the file itself, or a folder's
+/// files in name order (a Spark table's part files), leaving out hidden
+/// files, Spark's markers (`_SUCCESS`, `_committed_…`) and checksums
+/// (`.crc`).
+pub fn pair_files(path: &Path) -> Result<Vec<std::path::PathBuf>, Error> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_owned()]);
+    }
+    let input_error = |source: std::io::Error| Error::Input {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(path).map_err(input_error)? {
+        let entry = entry.map_err(input_error)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let skip = name.starts_with(['.', '_']) || name.ends_with(".crc");
+        if !skip && entry.path().is_file() {
+            files.push(entry.path());
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// Reads the pairs of `path` into `builder`.
 pub fn read_pairs(
     path: &Path,
