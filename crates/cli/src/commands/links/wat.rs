@@ -1,8 +1,9 @@
-//! Rows from a WAT record: the links of a page as Common Crawl's WAT
+//! Links from a WAT record: the links of a page as Common Crawl's WAT
 //! names them ([`spinneret_wat::read::page`]), resolved as a browser
-//! resolves them, for users who have only WAT files.
+//! resolves them, for users who have only WAT files; `job.rs` renders them
+//! as it renders extracted links.
 //!
-//! Each URL of the WAT becomes a row of the usual columns: the element
+//! Each URL of the WAT becomes a link of the usual columns: the element
 //! and attribute from its `path` (`IMG@/src` is `img`, `src`), the kind
 //! the same element and attribute have in an HTML page (`image`), the
 //! `rel` and anchor text the WAT records. Header links (`Location` of a
