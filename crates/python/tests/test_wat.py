@@ -31,16 +31,9 @@ import zlib
 
 from warcio.archiveiterator import ArchiveIterator
 
+from test_text_wet import corpus_files
+
 DATE = "2026-12-01T00:00:00Z"
-
-
-def corpus_files(shared: pathlib.Path) -> list[pathlib.Path]:
-    root = shared / "corpus" / "warc"
-    files = sorted(
-        p for p in root.rglob("*") if p.is_file() and p.name.endswith((".warc", ".warc.gz", ".arc", ".arc.gz"))
-    )
-    assert len(files) >= 30, f"only {len(files)} corpus files"
-    return files
 
 
 def spinneret_wat(binary: str, args: list[str]) -> bytes:

@@ -25,6 +25,7 @@
 //! error with its line and column, never a panic.
 
 use serde_json::Value;
+use spinneret_url::{ParseError, Url};
 
 /// Why a record's JSON could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -95,6 +96,35 @@ pub struct WatPage {
     pub html: bool,
     /// The URLs, in the order of the module documentation.
     pub links: Vec<WatLink>,
+}
+
+impl WatPage {
+    /// Each link with its target as a browser resolves it: the headers'
+    /// against `url` (the page's URL, parsed), the rest against `Head.Base`
+    /// (itself resolved against `url`, and given as a link too); a
+    /// `Location` only for a 3xx status.
+    pub fn resolved<'p>(
+        &'p self,
+        url: &'p Url,
+    ) -> impl Iterator<Item = (&'p WatLink, Result<Url, ParseError>)> + 'p {
+        let base = self
+            .links
+            .iter()
+            .find(|l| l.source == Source::Base)
+            .and_then(|l| Url::parse_with_base(l.url.trim(), url).ok())
+            .unwrap_or_else(|| url.clone());
+        let redirect = (300..400).contains(&self.status);
+        self.links.iter().filter_map(move |link| {
+            let against = match link.source {
+                Source::Location if !redirect => return None,
+                Source::Location | Source::ContentLocation | Source::LinkHeader | Source::Base => {
+                    url
+                }
+                Source::HeadLink | Source::Script | Source::Meta | Source::Body => &base,
+            };
+            Some((link, Url::parse_with_base(link.url.trim(), against)))
+        })
+    }
 }
 
 /// The `meta` properties whose content is a URL.

@@ -36,7 +36,6 @@ use spinneret_extract::{Extractor, Headers};
 use spinneret_graph::{SurtHostOptions, names_a_web_host, surt_host_into};
 use spinneret_url::Url;
 use spinneret_warc::{Record, RecordType};
-use spinneret_wat::read::Source;
 
 use crate::driver::Job;
 use crate::inputs::Item;
@@ -232,22 +231,10 @@ fn wat_pairs(file: &str, record: &Record, hosts: SurtHostOptions) -> Pairs {
             ..Pairs::default()
         };
     }
-    let base = page
-        .links
-        .iter()
-        .find(|l| l.source == Source::Base)
-        .and_then(|l| Url::parse_with_base(l.url.trim(), &url).ok())
-        .unwrap_or_else(|| url.clone());
-    let redirect = (300..400).contains(&page.status);
     let mut targets = Vec::new();
     let mut name = String::new();
-    for link in &page.links {
-        let against = match link.source {
-            Source::Location if !redirect => continue,
-            Source::Location | Source::ContentLocation | Source::LinkHeader | Source::Base => &url,
-            Source::HeadLink | Source::Script | Source::Meta | Source::Body => &base,
-        };
-        if let Ok(target) = Url::parse_with_base(link.url.trim(), against)
+    for (_, target) in page.resolved(&url) {
+        if let Ok(target) = target
             && names_a_web_host(&target)
             && surt_host_into(target.hostname(), hosts, &mut name)
             && name != source

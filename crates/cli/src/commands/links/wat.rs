@@ -91,29 +91,18 @@ pub fn wat_links(record: &Record) -> WatItem {
     let Some(Ok(url)) = page.target_uri.as_deref().map(|u| Url::parse(u.trim())) else {
         return WatItem::NoUrl;
     };
-    let base = page
-        .links
-        .iter()
-        .find(|l| l.source == Source::Base)
-        .and_then(|l| Url::parse_with_base(l.url.trim(), &url).ok())
-        .unwrap_or_else(|| url.clone());
-    let redirect = (300..400).contains(&page.status);
     let mut links = Vec::with_capacity(page.links.len());
-    for link in &page.links {
-        let against = match link.source {
-            Source::Base => continue,
-            Source::Location if !redirect => continue,
-            Source::Location | Source::ContentLocation | Source::LinkHeader => &url,
-            Source::HeadLink | Source::Script | Source::Meta | Source::Body => &base,
-        };
+    for (link, target) in page.resolved(&url) {
+        if link.source == Source::Base {
+            continue;
+        }
         let (element, attribute, kind) = describe(link);
-        let raw = link.url.trim();
         links.push(WatRow {
             element: element.unwrap_or_default(),
             attribute,
             kind,
-            raw: raw.to_owned(),
-            target: Url::parse_with_base(raw, against),
+            raw: link.url.trim().to_owned(),
+            target,
             rel: link.rel.clone(),
             text: link.text.clone(),
         });
