@@ -65,7 +65,8 @@
 //!   the page.
 //! - `anchor_text.rs` — the text of each `<a href>`.
 //! - [`rules`] — which attributes of which elements are links; the
-//!   micro-syntaxes [`srcset`], [`refresh`], [`css`] and HTTP [`header`]s.
+//!   micro-syntaxes [`srcset`], [`refresh`], [`css`] and HTTP [`header`]s;
+//!   [`meta`], which `<meta>` elements name a URL.
 //!
 //! [`Policy::Crawler`]: spinneret_encoding::Policy::Crawler
 //! [`DocumentQueryEncoder`]: spinneret_encoding::DocumentQueryEncoder
@@ -80,6 +81,7 @@ pub mod css;
 mod extractor;
 pub mod header;
 mod link;
+pub mod meta;
 mod pending;
 pub mod refresh;
 pub mod rules;

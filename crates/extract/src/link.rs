@@ -57,6 +57,10 @@ link_kinds! {
     Ping => "ping",
     /// `meta http-equiv=refresh` `content`.
     Refresh => "refresh",
+    /// `meta` `content` naming a URL: `og:image`, `twitter:url` and the
+    /// other properties and names of [`meta`](crate::meta), or a content
+    /// beginning `http://`, `https://` or `//`.
+    Meta => "meta",
     /// `url(…)`/`@import` in `<style>` text or a `style` attribute.
     Style => "style",
     /// The HTTP `Location` header.

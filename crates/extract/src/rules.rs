@@ -1,5 +1,5 @@
 //! Which attributes of which elements are links, and how a value becomes
-//! link texts (stripping, `srcset`, `ping`, refresh, CSS).
+//! link texts (stripping, `srcset`, `ping`, refresh, URL metas, CSS).
 //!
 //! The table is shared by the streaming extractor and by anything that has
 //! elements from elsewhere (a DOM, a test's tree): [`element_links`] takes an
@@ -23,6 +23,7 @@ use spinneret_html::LocalName;
 
 use crate::LinkKind;
 use crate::css::css_urls;
+use crate::meta::names_url;
 use crate::refresh::parse_refresh;
 use crate::srcset::srcset_urls;
 
@@ -86,7 +87,7 @@ read_attributes! {
         Cite = "cite", Ping = "ping", Content = "content";
     css: Style = "style";
     qualifiers: Type = "type", Rel = "rel", Hreflang = "hreflang", As = "as",
-        HttpEquiv = "http-equiv", Charset = "charset";
+        HttpEquiv = "http-equiv", Charset = "charset", Name = "name", Property = "property";
 }
 
 /// Calls `emit(attribute, kind, raw)` for every link of one element, in a
@@ -172,11 +173,15 @@ pub(crate) fn links_of<'v>(
             }
         }
         if element == "meta"
-            && attr(A::HttpEquiv).is_some_and(|h| h.eq_ignore_ascii_case("refresh"))
             && let Some(c) = attr(A::Content)
-            && let Some((_, Some(u))) = parse_refresh(c)
         {
-            emit(A::Content, K::Refresh, Cow::Borrowed(u.trim_ascii()));
+            if attr(A::HttpEquiv).is_some_and(|h| h.eq_ignore_ascii_case("refresh")) {
+                if let Some((_, Some(u))) = parse_refresh(c) {
+                    emit(A::Content, K::Refresh, Cow::Borrowed(u.trim_ascii()));
+                }
+            } else if names_url(attr(A::Name), attr(A::Property), c) {
+                emit(A::Content, K::Meta, Cow::Borrowed(c.trim_ascii()));
+            }
         }
     }
     if let Some(v) = attr(A::Style) {

@@ -399,3 +399,38 @@ fn texts_named_in_the_page_and_copied_ones_interleave() {
     assert_eq!(got[2].text.as_deref(), Some("tw\u{e9}"));
     assert_eq!(got[6].raw, "/s2");
 }
+
+/// `<meta>` elements naming a URL are links of kind `meta` (the rule of
+/// [`crate::meta`]); a refresh stays a refresh; other metas are not links.
+#[test]
+fn metas_naming_urls() {
+    let html = br#"<head>
+        <meta property="og:image" content=" /img/card.png ">
+        <meta name="twitter:image" content="https://cdn.e.com/t.png">
+        <meta name="msapplication-TileImage" content="tile.png">
+        <meta name="author" content="//people.e.com/me">
+        <meta name="description" content="A page on e.com">
+        <meta property="og:title" content="Card">
+        <meta property="OG:IMAGE" content="case.png">
+        <meta http-equiv="refresh" content="5; url=/next">
+        <meta http-equiv="refresh" content="https://e.com/not-a-refresh-url">
+        <meta property="og:url">
+        <base href="/b/"></head>"#;
+    let (got, s) = run(html, "https://e.com/p", &Headers::default());
+    let metas: Vec<(LinkKind, &str, &str)> = got
+        .iter()
+        .map(|g| (g.kind, g.attribute, g.href.as_deref().unwrap_or("ERR")))
+        .collect();
+    assert_eq!(
+        metas,
+        [
+            (LinkKind::Meta, "content", "https://e.com/img/card.png"),
+            (LinkKind::Meta, "content", "https://cdn.e.com/t.png"),
+            (LinkKind::Meta, "content", "https://e.com/b/tile.png"),
+            (LinkKind::Meta, "content", "https://people.e.com/me"),
+            (LinkKind::Refresh, "content", "https://e.com/next"),
+        ]
+    );
+    assert!(got.iter().all(|g| g.element == "meta"));
+    assert_eq!(s.by_kind.get(LinkKind::Meta), 4);
+}

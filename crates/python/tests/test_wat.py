@@ -387,7 +387,7 @@ def test_graph_from_wat_files_follows_cc_pyspark(shared, spinneret_bin, tmp_path
 ONLY_WARC = {
     (None, "srcset"),  # Common Crawl's generator records no srcset
     (None, "style"),  # nor style attributes' url()
-    ("meta", "content"),  # nor meta refresh targets (it keeps og:… metas)
+    ("meta", "refresh"),  # nor meta refresh targets (it keeps og:… metas: kind meta on both sides)
 }
 ONLY_WAT = {
     (None, "data-href"),  # the generator's data-href/data-uri/background on any element
@@ -399,13 +399,14 @@ ONLY_WAT = {
     ("applet", "codebase"),
     ("applet", "cdata"),
     ("img", "longdesc"),
-    ("meta", "content"),  # og:image and the other URL metas
     (None, "Content-Location"),
 }
 
 
 def only(row, table):
-    return (row["tag"], row["attr"]) in table or (None, row["attr"]) in table
+    """Whether a row is of a kind only one side records: by element and
+    attribute, or (a meta refresh) by element and kind."""
+    return any(k in table for k in ((row["tag"], row["attr"]), (None, row["attr"]), (row["tag"], row["kind"])))
 
 
 def cut_data_url(url):

@@ -9,12 +9,9 @@
 //! - the HTTP headers (in the byte order of their names) `Location` (with its status, so a caller keeps
 //!   redirects), `Content-Location` and `Link` (the `<…>` targets);
 //! - `Head.Base`, `Head.Link[].url`, `Head.Scripts[].url`;
-//! - `Head.Metas[].content` where it holds a URL: `property` one of
-//!   `og:url`, `og:image`, `og:image:secure_url`, `og:video`,
-//!   `og:video:url`, `og:video:secure_url`, `twitter:url`,
-//!   `twitter:image:src`; `name` one of `twitter:image`, `thumbnail`,
-//!   `application-url`, `msapplication-starturl`,
-//!   `msapplication-TileImage`, `vb_meta_bburl`; or any content that
+//! - `Head.Metas[].content` where it holds a URL, by the rule an HTML
+//!   page's links follow ([`spinneret_extract::meta::names_url`]): the
+//!   `og:image`, `twitter:url`… properties and names, or any content that
 //!   starts with `http://`, `https://` or `//`;
 //! - `Links[].url`, and `Links[].href` (CSS targets).
 //!
@@ -25,6 +22,7 @@
 //! error with its line and column, never a panic.
 
 use serde_json::Value;
+use spinneret_extract::meta::names_url;
 use spinneret_url::{ParseError, Url};
 
 /// Why a record's JSON could not be read.
@@ -127,28 +125,6 @@ impl WatPage {
     }
 }
 
-/// The `meta` properties whose content is a URL.
-const URL_PROPERTIES: [&str; 8] = [
-    "og:url",
-    "og:image",
-    "og:image:secure_url",
-    "og:video",
-    "og:video:url",
-    "og:video:secure_url",
-    "twitter:url",
-    "twitter:image:src",
-];
-
-/// The `meta` names whose content is a URL.
-const URL_NAMES: [&str; 6] = [
-    "twitter:image",
-    "thumbnail",
-    "application-url",
-    "msapplication-starturl",
-    "msapplication-TileImage",
-    "vb_meta_bburl",
-];
-
 /// The page of a WAT `metadata` record's JSON: `None` unless its
 /// envelope is a `response`'s or a `resource`'s.
 pub fn page(json: &[u8]) -> Result<Option<WatPage>, ReadError> {
@@ -236,10 +212,7 @@ pub fn page(json: &[u8]) -> Result<Option<WatPage>, ReadError> {
         };
         let property = first_str(&m["property"]);
         let name = first_str(&m["name"]);
-        let is_url = property.is_some_and(|p| URL_PROPERTIES.contains(&p))
-            || name.is_some_and(|n| URL_NAMES.contains(&n))
-            || starts_like_url(content);
-        if is_url {
+        if names_url(name, property, content) {
             let label = property.or(name).unwrap_or("META");
             add(Source::Meta, label, content, Some(m));
         }
@@ -282,13 +255,6 @@ fn values(v: &Value) -> Vec<&str> {
         Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
     }
-}
-
-/// `^(?:https?:)?//`, case-insensitive.
-fn starts_like_url(s: &str) -> bool {
-    let s = s.trim_start();
-    let lower = |p: &str| s.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
-    lower("//") || lower("http://") || lower("https://")
 }
 
 /// The `<…>` targets of a `Link` header value.

@@ -10,7 +10,8 @@
 //!   the rules keep: its host is a vertex, whatever its links;
 //! - an HTML payload: the host of every link a browser resolves from it
 //!   (all kinds: anchors, images, scripts, stylesheets, frames, forms,
-//!   media, CSS `url()`s…, against the page's `<base>`);
+//!   media, CSS `url()`s, `<meta>` URLs such as `og:image`…, against the
+//!   page's `<base>`);
 //! - the HTTP headers: a 3xx `Location`, every `Link` target and every
 //!   `Content-Location`, resolved against the page's URL;
 //! - a `robots.txt` (its URL's path) with status 200: its `Sitemap:`
@@ -26,9 +27,7 @@
 //! `http:/example.com` has the host `example.com`, which `urlparse` does
 //! not find); a link without a host (`mailto:`) gives none, nor does one
 //! whose scheme is not two to six letters and digits (`android-app://`
-//! names an app: cc-pyspark's rule, `names_a_web_host`). Not yet read:
-//! `<meta>` properties holding URLs (`og:image`, `twitter:url`…), which
-//! Common Crawl's job takes from the WAT's `Head.Metas`.
+//! names an app: cc-pyspark's rule, `names_a_web_host`).
 
 use std::cell::RefCell;
 

@@ -10,7 +10,7 @@
 //! 3xx response, `Content-Location`, `Link`) resolve against the page's
 //! URL, the rest against `Head.Base` (resolved against the page), which
 //! is itself not a row. A `<meta>` naming a URL (`og:image`…) is a row of
-//! kind `link`, element `meta`, attribute `content`.
+//! kind `meta`, element `meta`, attribute `content`, as in an HTML page.
 //!
 //! What a WAT cannot give: the page's encoding (queries are encoded as
 //! UTF-8, where the page's own encoding might differ), and the links
@@ -122,7 +122,7 @@ fn describe(link: &WatLink) -> (Option<String>, &'static str, LinkKind) {
         Source::Location => return (None, "Location", LinkKind::Redirect),
         Source::ContentLocation => return (None, "Content-Location", LinkKind::Header),
         Source::LinkHeader => return (None, "Link", LinkKind::Header),
-        Source::Meta => return (Some("meta".into()), "content", LinkKind::Link),
+        Source::Meta => return (Some("meta".into()), "content", LinkKind::Meta),
         _ => {}
     }
     let (element, attribute) = match link.path.split_once("@/") {
