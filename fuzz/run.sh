@@ -58,6 +58,7 @@ ci_runs() {
     canon | tokenizer_chunks | tree_builder) echo 20000 ;;
     tree_parallel) echo 12000 ;;
     extract | warc | index) echo 5000 ;;
+    skim) echo 1500 ;;
     text) echo 2000 ;;
     encoding) echo 1500 ;;
     *) echo 10000 ;;

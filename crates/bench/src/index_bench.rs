@@ -131,6 +131,12 @@ fn jobs(bin: &Path, env: Option<&PythonEnv>, inputs: &[PathBuf], runs: usize) ->
     for (task, sub, extra) in [
         ("index (CDXJ, sorted)", "index", &[][..]),
         ("index (CDXJ, unsorted)", "index", &["--no-sort"][..]),
+        ("index --skim (CDXJ, sorted)", "index", &["--skim"][..]),
+        (
+            "index --skim (CDXJ, unsorted)",
+            "index",
+            &["--skim", "--no-sort"][..],
+        ),
         ("check", "check", &["--quiet"][..]),
     ] {
         for threads in [1usize, 2] {
@@ -342,10 +348,18 @@ pub fn run(quick: bool, repeat: Option<u32>) {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
         .unwrap_or_default();
     println!("spinneret-bench index, {date}, best of {runs} runs each\n");
+    let cc_like = ensure_cc_like(repeat.unwrap_or(1));
     for (title, inputs) in [
         (
             format!("The benchmark WARC ({})", warc.display()),
             vec![warc.clone()],
+        ),
+        (
+            format!(
+                "A WARC laid out as Common Crawl's (request, response, metadata per page; {})",
+                cc_like.display()
+            ),
+            vec![cc_like.clone()],
         ),
         (
             "The corpus's WARC files (no ARC, not pywb/example.warc: see corpus_files)".to_owned(),
@@ -355,6 +369,7 @@ pub fn run(quick: bool, repeat: Option<u32>) {
         let (records, bytes) = volume(&inputs);
         let jobs = jobs(&bin, env.as_ref(), &inputs, runs);
         println!("{}", table(&title, &jobs, records, bytes));
+        println!("{}", skim_ratios(&jobs));
         let floor = read_and_hash(&inputs, runs);
         let check = jobs
             .iter()
@@ -368,6 +383,78 @@ pub fn run(quick: bool, repeat: Option<u32>) {
             check.map_or("-".to_owned(), |c| format!("{:.2}", c / floor)),
         );
     }
+}
+
+/// The skim's CPU time against the peers' on the same lines: cdxj-indexer
+/// sorted against `--skim`, the unsorted indexers against `--skim
+/// --no-sort` (one thread).
+fn skim_ratios(jobs: &[Job]) -> String {
+    let cpu = |tool: &str, task: &str| {
+        jobs.iter()
+            .find(|j| j.tool == tool && j.task == task && j.threads == Some(1))
+            .and_then(|j| j.result.as_ref().ok())
+            .and_then(|m| m.cpu_secs)
+    };
+    let mut out = String::from("Skim (one thread), peer CPU over ours:");
+    for (peer, task, ours) in [
+        (
+            "cdxj-indexer -s",
+            "index (CDXJ, sorted)",
+            "index --skim (CDXJ, sorted)",
+        ),
+        (
+            "cdxj-indexer",
+            "index (CDXJ, unsorted)",
+            "index --skim (CDXJ, unsorted)",
+        ),
+        (
+            "warcio index",
+            "index (CDXJ, unsorted)",
+            "index --skim (CDXJ, unsorted)",
+        ),
+        (
+            "fastwarc index",
+            "index (CDXJ, unsorted)",
+            "index --skim (CDXJ, unsorted)",
+        ),
+        (
+            "spinneret",
+            "index (CDXJ, sorted)",
+            "index --skim (CDXJ, sorted)",
+        ),
+    ] {
+        if let (Some(p), Some(o)) = (cpu(peer, task), cpu("spinneret", ours)) {
+            out.push_str(&format!(" {peer} {:.2}x;", p / o));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// The Common Crawl-like WARC (`crates/bench/python/cc_like_warc.py`, the
+/// corpus's pages at their real sizes), made once in the scratch folder.
+fn ensure_cc_like(repeat: u32) -> PathBuf {
+    let dir = crate::scratch_dir();
+    std::fs::create_dir_all(&dir).expect("create the bench temp dir");
+    let path = dir.join(format!("cc-like-k{repeat}.warc.gz"));
+    if path.exists() {
+        eprintln!("input: reusing {}", path.display());
+        return path;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/cc_like_warc.py");
+    let part = dir.join(format!("cc-like-k{repeat}.warc.gz.part"));
+    let status = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(&part)
+        .arg("--repeat")
+        .arg(repeat.to_string())
+        .arg("--corpus")
+        .arg(spinneret_testdata::path("corpus"))
+        .status()
+        .expect("run python3 cc_like_warc.py");
+    assert!(status.success(), "cc_like_warc.py failed: {status}");
+    std::fs::rename(&part, &path).expect("rename the WARC into place");
+    path
 }
 
 /// `spinneret-bench index-memory`: peak RSS of a bounded-memory index of a

@@ -78,6 +78,68 @@ fn output_depends_on_the_inputs_only() {
     assert!(sorted.len() > 400);
 }
 
+/// `--skim` writes the same lines and the same reports as the full read on
+/// every corpus file (the damaged ones included: their damage is of the
+/// kinds the skim sees, or in records it does not take), and on a
+/// gzip-per-record file of large pages, where it does skim.
+#[test]
+fn skim_writes_the_same_index() {
+    // The exit code, the lines, and the reports (not the summary's time).
+    let run = |args: &[&str], files: &[PathBuf]| {
+        let (code, out, err) = index(args, files);
+        let reports: Vec<String> = err
+            .lines()
+            .filter(|l| !l.starts_with("spinneret index:"))
+            .map(str::to_owned)
+            .collect();
+        (code, out, reports)
+    };
+    let files = shared_warcs();
+    let full = run(&["--threads", "1"], &files);
+    let skim = run(&["--threads", "1", "--skim"], &files);
+    assert_eq!(skim, full, "--skim changed the output on the corpus");
+    for file in &files {
+        let one = run(&["--no-sort", "--skim"], std::slice::from_ref(file));
+        assert_eq!(
+            one,
+            run(&["--no-sort"], std::slice::from_ref(file)),
+            "{}",
+            file.display()
+        );
+    }
+    // Large pages, one member each: nearly every response is skimmed.
+    let dir = tmp("skim");
+    let path = dir.join("pages.warc.gz");
+    let mut out = std::fs::File::create(&path).unwrap();
+    for i in 0..300 {
+        let mut page =
+            format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<title>{i}</title>")
+                .into_bytes();
+        page.extend((0..20_000 + i * 311).map(|k| b"abcdefgh ijklmnop"[(k * 7 + i) % 17]));
+        let mut rec = record(
+            "response",
+            &format!("https://example.com/{i}"),
+            "2026-12-08T00:00:00Z",
+            "application/http; msgtype=response",
+            &page,
+        );
+        let at = rec.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        rec.splice(at + 2..at + 2, *b"WARC-Payload-Digest: sha1:AAAA\r\n");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+        gz.write_all(&rec).unwrap();
+        out.write_all(&gz.finish().unwrap()).unwrap();
+    }
+    drop(out);
+    let full = run(&["--no-sort"], std::slice::from_ref(&path));
+    assert_eq!(full.0, 0, "{:?}", full.2);
+    assert_eq!(full.1.lines().count(), 300);
+    assert_eq!(
+        run(&["--no-sort", "--skim"], std::slice::from_ref(&path)),
+        full
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Every line's range re-reads, in its file, as a record with its URL.
 #[test]
 fn every_line_leads_back_to_its_record() {

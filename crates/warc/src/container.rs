@@ -35,6 +35,10 @@ use crate::ahead::{Ahead, Prefetch};
 use crate::error::Container;
 use crate::inflate::GzipInflater;
 
+mod skim;
+use skim::Skimmer;
+pub(crate) use skim::Want;
+
 pub(crate) const GZIP_MAGIC: &[u8] = b"\x1f\x8b\x08";
 /// The shortest gzip member: a 10-byte header, an empty block, an 8-byte
 /// trailer.
@@ -281,6 +285,8 @@ pub(crate) struct Source<'a> {
     inflater: GzipInflater,
     /// Whole gzip members inflated ahead, on other threads.
     prefetch: Option<Box<dyn Prefetch + 'a>>,
+    /// The decoder of [`Source::skim`], made on first use.
+    skimmer: Option<Skimmer>,
 }
 
 /// The cap of a source made with `cap`: its window and its largest
@@ -400,6 +406,7 @@ impl<'a> Source<'a> {
             done: false,
             inflater: GzipInflater::new(),
             prefetch: None,
+            skimmer: None,
         }
     }
 

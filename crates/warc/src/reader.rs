@@ -65,6 +65,20 @@ pub enum Content {
     /// ([`RecordError::BadBoundary`]) and reading resumes after its
     /// declared block, not inside it: the block was not kept.
     Head(usize),
+    /// As [`Content::Head`], but a gzip member that holds one `response` or
+    /// `resource` record of 16 KiB or more with a `WARC-Payload-Digest` is
+    /// *skimmed*: inflated only through the block's HTTP head (a
+    /// `resource`: not into its block), its end found by the next member's
+    /// magic and its trailer's ISIZE, the rest not inflated. The record's
+    /// [`Record::block`] is then the block's decoded start, and every other
+    /// field is what [`Content::Head`] gives. Any member the skim does not
+    /// take is read as [`Content::Head`] reads it. What it does not see
+    /// (`container/skim.rs` has the details): damage inside the bytes not
+    /// inflated, which [`Content::Head`] reports as a corrupt member; and a
+    /// payload crafted to hold, stored raw by the writer's deflate, the
+    /// record's length and a gzip member of a made-up record, which the
+    /// skim takes for two records. For files whose payloads are trusted.
+    Skim(usize),
 }
 
 impl Default for Options {
@@ -539,7 +553,7 @@ impl<'a> Reader<'a> {
         // 2. Too large: skip without keeping it; or, reading heads only,
         // keep the head and skip the rest.
         match self.opts.content {
-            Content::Head(n) if header.length > n as u64 => {
+            Content::Head(n) | Content::Skim(n) if header.length > n as u64 => {
                 let stored_len = (header.end - start) as u64 + header.length;
                 return self.record_by_head(start, offset, header, n).map(|r| {
                     r.map(|mut rec| {
@@ -549,7 +563,7 @@ impl<'a> Reader<'a> {
                     })
                 });
             }
-            Content::Head(_) => {}
+            Content::Head(_) | Content::Skim(_) => {}
             Content::Payload | Content::Block => {
                 if header.length > self.opts.max_record_size {
                     return self.skip_too_large(start, offset, header);
@@ -865,6 +879,9 @@ impl Iterator for Reader<'_> {
                     break;
                 }
                 self.compact();
+                if let Some(item) = self.skim_record() {
+                    return Some(item);
+                }
                 if !self.need(1) {
                     break;
                 }
@@ -889,3 +906,5 @@ impl Iterator for Reader<'_> {
 
 #[cfg(test)]
 mod tests;
+
+mod skim;

@@ -6,7 +6,7 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use spinneret_warc::{Container, Options, Reader, Record};
+use spinneret_warc::{Container, Content, Options, Reader, Record};
 
 use super::read::{PARALLEL_READ_FROM, read_html_limited, read_html_limited_on};
 use super::source::{Item, Source};
@@ -88,7 +88,10 @@ pub fn produce(
                     }
                 };
                 let (read, stop) = std::thread::scope(|scope| {
-                    let records = match workers {
+                    // A skim inflates members' starts only: nothing to
+                    // inflate ahead.
+                    let skim = matches!(opts.content, Content::Skim(_));
+                    let records = match workers.filter(|_| !skim) {
                         Some(w) => {
                             let (read, slots) = w.read_ahead(scope, reader, opts);
                             Reader::from_read_ahead(read, opts, Box::new(slots))

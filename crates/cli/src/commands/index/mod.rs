@@ -4,7 +4,9 @@
 //!
 //! On the [`driver`]: the workers read each record's head
 //! (`Content::Head`: a block up to `--max-record-size` whole, the start of
-//! a longer one) and make its [`Entry`](spinneret_index::entry::Entry); the sink, in input order, joins
+//! a longer one; with `--skim`, `Content::Skim`: a gzip member holding one
+//! response or resource is inflated through its HTTP head only, the next
+//! member found by its magic and its trailer's length) and make its [`Entry`](spinneret_index::entry::Entry); the sink, in input order, joins
 //! requests to their responses and settles each record's byte range
 //! ([`Settler`], shared with the Python package's `warc_index`: a record
 //! sharing its gzip member with another cannot be seeked to: its
@@ -92,12 +94,18 @@ fn run_on(
         post_append: !args.no_post_append,
     };
     let head = usize::try_from(args.max_record_size).unwrap_or(usize::MAX);
+    // The skim reads no payload: not when a field is made from one.
+    let skim = args.skim && !opts.fields.charset && !opts.fields.mime_detected;
     let how = Drive {
         threads: args.workers.threads,
         batch: 1024,
         opts: Options {
             max_record_size: args.max_record_size,
-            content: Content::Head(head),
+            content: if skim {
+                Content::Skim(head)
+            } else {
+                Content::Head(head)
+            },
             ..Options::default()
         },
         strict: args.strict,
