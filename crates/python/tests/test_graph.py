@@ -183,8 +183,11 @@ def test_pairs_files_build_the_same_graph(spinneret_bin, warcs, tmp_path):
     pairs_file = tmp_path / "pairs.tsv.gz"
     pairs_file.write_bytes(gzip.compress(("\n".join(reversed(pairs)) + "\n").encode()))
     run_cli(spinneret_bin, ["graph", "--pairs", str(pairs_file), "-o", str(tmp_path / "p")])
+    # `--edges` is the same flag (the name for this half).
+    run_cli(spinneret_bin, ["graph", "--no-ranks", "--edges", str(pairs_file), "-o", str(tmp_path / "e")])
     for f in ["host/vertices.txt.gz", "host/edges.txt.gz"]:
         assert lines(tmp_path / "w" / f) == lines(tmp_path / "p" / f), f
+        assert lines(tmp_path / "e" / f) == lines(tmp_path / "p" / f), f
     # The same pairs as Parquet, as cc-pyspark's step writes them (columns
     # s and t, zstd), plus a row that is not a host name (reported, skipped).
     import pyarrow as pa

@@ -52,8 +52,10 @@ pub struct GraphArgs {
     /// columns `s` and `t` (or `from_host` and `to_host`), or text, plain
     /// or gzip, of `source<TAB>target` reversed host names per line; a
     /// folder is its files (a Spark table's parts: `_SUCCESS`, `.crc` and
-    /// hidden files left out). Repeatable.
-    #[arg(long, value_name = "FILE|DIR")]
+    /// hidden files left out). Repeatable; also spelled `--edges` (the
+    /// one-machine half of Common Crawl's split: numbering, compression,
+    /// ranks).
+    #[arg(long, visible_alias = "edges", value_name = "FILE|DIR")]
     pub pairs: Vec<PathBuf>,
 
     /// The output folder (created; files in it are replaced).
