@@ -22,7 +22,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use crate::pipeline_bench::child::{Measured, run_measured_exit, spinneret_binary};
-use crate::pipeline_bench::input::ensure_warc;
+use crate::pipeline_bench::input::{ensure_made, ensure_warc};
 use crate::python_env::{PythonEnv, Requirement};
 use crate::table::{Cell, Column, Table};
 
@@ -434,27 +434,14 @@ fn skim_ratios(jobs: &[Job]) -> String {
 /// The Common Crawl-like WARC (`crates/bench/python/cc_like_warc.py`, the
 /// corpus's pages at their real sizes), made once in the scratch folder.
 fn ensure_cc_like(repeat: u32) -> PathBuf {
-    let dir = crate::scratch_dir();
-    std::fs::create_dir_all(&dir).expect("create the bench temp dir");
-    let path = dir.join(format!("cc-like-k{repeat}.warc.gz"));
-    if path.exists() {
-        eprintln!("input: reusing {}", path.display());
-        return path;
-    }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/cc_like_warc.py");
-    let part = dir.join(format!("cc-like-k{repeat}.warc.gz.part"));
-    let status = std::process::Command::new("python3")
-        .arg(&script)
-        .arg(&part)
-        .arg("--repeat")
-        .arg(repeat.to_string())
-        .arg("--corpus")
-        .arg(spinneret_testdata::path("corpus"))
-        .status()
-        .expect("run python3 cc_like_warc.py");
-    assert!(status.success(), "cc_like_warc.py failed: {status}");
-    std::fs::rename(&part, &path).expect("rename the WARC into place");
-    path
+    let corpus = spinneret_testdata::path("corpus");
+    let corpus = corpus.to_string_lossy();
+    ensure_made(
+        &format!("cc-like-k{repeat}.warc.gz"),
+        &script,
+        &["--repeat", &repeat.to_string(), "--corpus", &corpus],
+    )
 }
 
 /// `spinneret-bench index-memory`: peak RSS of a bounded-memory index of a

@@ -3,37 +3,51 @@
 //! the scratch folder, and the volume of HTML it holds as spinneret counts
 //! it (the denominator of every rate in the table).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use spinneret_url::Url;
 use spinneret_warc::Reader;
 
 /// The WARC for `repeat`, made by `make_warc.py` unless it exists.
+pub fn ensure_warc(repeat: u32) -> PathBuf {
+    let script = spinneret_testdata::path("corpus/make_warc.py");
+    ensure_made(
+        &format!("pipeline-k{repeat}.warc.gz"),
+        &script,
+        &["--repeat", &repeat.to_string()],
+    )
+}
+
+/// `name` in the scratch folder, made by the Python `script` (given the
+/// output path, then `args`) unless it exists.
 ///
 /// The script writes to a `.part` file that is renamed when complete, so an
-/// interrupted run never leaves a truncated WARC to be reused.
-pub fn ensure_warc(repeat: u32) -> PathBuf {
+/// interrupted run never leaves a truncated file to be reused.
+pub fn ensure_made(name: &str, script: &Path, args: &[&str]) -> PathBuf {
     let dir = crate::scratch_dir();
     std::fs::create_dir_all(&dir).expect("create the bench temp dir");
-    let path = dir.join(format!("pipeline-k{repeat}.warc.gz"));
+    let path = dir.join(name);
     if path.exists() {
         eprintln!("input: reusing {}", path.display());
         return path;
     }
-    let script = spinneret_testdata::path("corpus/make_warc.py");
-    let part = dir.join(format!("pipeline-k{repeat}.warc.gz.part"));
-    eprintln!("input: making {} (--repeat {repeat})…", path.display());
+    let part = dir.join(format!("{name}.part"));
+    eprintln!(
+        "input: making {} ({} {})…",
+        path.display(),
+        script.display(),
+        args.join(" ")
+    );
     let status = Command::new("python3")
-        .arg(&script)
+        .arg(script)
         .arg(&part)
-        .arg("--repeat")
-        .arg(repeat.to_string())
+        .args(args)
         .stdout(Stdio::null())
         .status()
-        .expect("run python3 make_warc.py");
-    assert!(status.success(), "make_warc.py failed: {status}");
-    std::fs::rename(&part, &path).expect("rename the WARC into place");
+        .expect("run python3");
+    assert!(status.success(), "{} failed: {status}", script.display());
+    std::fs::rename(&part, &path).expect("rename the file into place");
     path
 }
 

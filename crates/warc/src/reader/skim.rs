@@ -33,9 +33,10 @@ impl Reader<'_> {
         {
             return None;
         }
+        // Everything was consumed: compacting empties the buffer.
         self.compact();
-        let stream_offset = self.base + self.buf.len() as u64;
-        let before = self.buf.len();
+        debug_assert!(self.buf.is_empty());
+        let stream_offset = self.base;
         let mut parsed: Option<(usize, WarcHeader)> = None;
         let (offset, total) = self.src.skim(&mut self.buf, &mut |decoded| {
             let (want, header) = want(decoded);
@@ -43,10 +44,9 @@ impl Reader<'_> {
             want
         })?;
         let (header_len, header) = parsed?;
-        // The decoded start goes with the record (the buffer is empty but
-        // for it); the stream moves past the whole member.
-        let mut buf = std::mem::take(&mut self.buf);
-        buf.drain(..before);
+        // The decoded start goes with the record; the stream moves past the
+        // whole member.
+        let buf = std::mem::take(&mut self.buf);
         let length = header.length;
         let block_end = buf.len().min(header_len.saturating_add(length as usize));
         self.members.push_back((stream_offset, offset));
